@@ -1,0 +1,236 @@
+"""Events of Expedition: Northwest Passage: what ``State.apply`` reports.
+
+Every change of score is a :class:`ScoreChanged`, so the sum of a seat's
+deltas always equals its score; the others describe the board for logs,
+renderers and the web client.  ``text()`` turns each into a sentence.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from erebus.core.events import Event
+
+
+@dataclass(frozen=True, slots=True)
+class TileDrafted(Event):
+    seat: int
+    tile: str
+    template: ClassVar[str] = "{player} drafts tile {tile}."
+
+
+@dataclass(frozen=True, slots=True)
+class CrewSpent(Event):
+    seat: int
+    vehicle: str
+    count: int
+    template: ClassVar[str] = "{player} rests {count} crew in the {vehicle} column."
+
+
+@dataclass(frozen=True, slots=True)
+class TileDrawn(Event):
+    seat: int
+    tile: str
+    source: str
+    template: ClassVar[str] = "{player} draws tile {tile} from the {source}."
+
+
+@dataclass(frozen=True, slots=True)
+class DisplayRefreshed(Event):
+    seat: int
+    tiles: tuple[str, ...]
+    template: ClassVar[str] = "{player} refreshes the display: {tiles}."
+
+
+@dataclass(frozen=True, slots=True)
+class DisplayRefilled(Event):
+    tile: str | None
+    seat: int | None = None
+    template: ClassVar[str] = "The display is refilled from the bag."
+
+
+@dataclass(frozen=True, slots=True)
+class TilePlaced(Event):
+    seat: int
+    tile: str
+    x: int
+    y: int
+    rotation: int
+    side: str
+    template: ClassVar[str] = "{player} places tile {tile} (side {side}, rotation {rotation}) at {x},{y}."
+
+
+@dataclass(frozen=True, slots=True)
+class HoleFilled(Event):
+    tile: str
+    x: int
+    y: int
+    rotation: int
+    joker: bool
+    seat: int | None = None
+    template: ClassVar[str] = "A hole at {x},{y} is filled with small tile {tile}."
+
+
+@dataclass(frozen=True, slots=True)
+class TokenPlaced(Event):
+    token: str
+    x: int
+    y: int
+    seat: int | None = None
+    template: ClassVar[str] = "A {token} token is placed at {x},{y}."
+
+
+@dataclass(frozen=True, slots=True)
+class IslandCompleted(Event):
+    seat: int
+    size: int
+    cartography: bool
+    template: ClassVar[str] = "{player} completes an island of {size} tiles."
+
+
+@dataclass(frozen=True, slots=True)
+class TokenTaken(Event):
+    seat: int
+    token: str
+    x: int
+    y: int
+    template: ClassVar[str] = "{player} takes the {token} token at {x},{y}."
+
+
+@dataclass(frozen=True, slots=True)
+class VehicleMoved(Event):
+    seat: int
+    vehicle: str
+    to: str
+    template: ClassVar[str] = "{player}'s {vehicle} moves to {to}."
+
+
+@dataclass(frozen=True, slots=True)
+class CrewTransferred(Event):
+    seat: int
+    ship_available: int
+    ship_resting: int
+    sled_available: int
+    sled_resting: int
+    template: ClassVar[str] = (
+        "{player} transfers crew: ship {ship_available}+{ship_resting}, "
+        "sled {sled_available}+{sled_resting} (available+resting)."
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class SledDeployed(Event):
+    seat: int
+    at: str
+    template: ClassVar[str] = "{player}'s sled is deployed at {at}."
+
+
+@dataclass(frozen=True, slots=True)
+class SledRecalled(Event):
+    seat: int
+    template: ClassVar[str] = "{player}'s sled returns to the player board."
+
+
+@dataclass(frozen=True, slots=True)
+class ReachedNorthwest(Event):
+    seat: int
+    value: int | None
+    template: ClassVar[str] = "{player} reaches the Northwest Passage."
+
+
+@dataclass(frozen=True, slots=True)
+class ReturnedToGreenland(Event):
+    seat: int
+    value: int | None
+    template: ClassVar[str] = "{player}'s expedition returns to Greenland."
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreChanged(Event):
+    seat: int
+    delta: int
+    reason: str
+    template: ClassVar[str] = "{player} scores {delta:+d} ({reason})."
+
+
+@dataclass(frozen=True, slots=True)
+class TurnEnded(Event):
+    seat: int
+    template: ClassVar[str] = "{player} ends the turn."
+
+
+@dataclass(frozen=True, slots=True)
+class Passed(Event):
+    seat: int
+    automatic: bool
+    template: ClassVar[str] = "{player} passes."
+
+
+@dataclass(frozen=True, slots=True)
+class RoundStarted(Event):
+    round: int
+    order: tuple[int, ...]
+    seat: int | None = None
+    template: ClassVar[str] = "Round {round} begins."
+
+
+@dataclass(frozen=True, slots=True)
+class RoundEnded(Event):
+    round: int
+    seat: int | None = None
+    template: ClassVar[str] = "Round {round} ends."
+
+
+@dataclass(frozen=True, slots=True)
+class SunMoved(Event):
+    sun: int
+    frozen_rows: int
+    seat: int | None = None
+    template: ClassVar[str] = "The sun moves to position {sun}; {frozen_rows} rows are frozen."
+
+
+@dataclass(frozen=True, slots=True)
+class SledLost(Event):
+    seat: int
+    crew: int
+    template: ClassVar[str] = "{player}'s sled falls through the thawing ice with {crew} crew."
+
+
+@dataclass(frozen=True, slots=True)
+class GameOver(Event):
+    scores: tuple[int, ...]
+    ranking: tuple[int, ...]
+    seat: int | None = None
+    template: ClassVar[str] = "The game is over. Final scores: {scores}."
+
+
+EVENT_TYPES: dict[str, type[Event]] = {
+    cls.__name__: cls
+    for cls in (
+        TileDrafted,
+        CrewSpent,
+        TileDrawn,
+        DisplayRefreshed,
+        DisplayRefilled,
+        TilePlaced,
+        HoleFilled,
+        TokenPlaced,
+        IslandCompleted,
+        TokenTaken,
+        VehicleMoved,
+        CrewTransferred,
+        SledDeployed,
+        SledRecalled,
+        ReachedNorthwest,
+        ReturnedToGreenland,
+        ScoreChanged,
+        TurnEnded,
+        Passed,
+        RoundStarted,
+        RoundEnded,
+        SunMoved,
+        SledLost,
+        GameOver,
+    )
+}

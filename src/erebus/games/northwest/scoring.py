@@ -1,0 +1,85 @@
+"""Final scoring of Expedition: Northwest Passage (rules §8.1).
+
+Pure functions over a finished state's public data; every result is a
+``(seat, delta, reason)`` triple that the state turns into ``ScoreChanged``
+events, so the log explains every point.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from erebus.games.northwest.content import ALL_TOKEN_KINDS
+
+if TYPE_CHECKING:
+    from erebus.games.northwest.state import State
+
+
+def majority_points(counts: Sequence[int], values: Sequence[int]) -> list[int]:
+    """Points per player for one majority (§8.1.1).
+
+    Players with none score nothing.  Tied players occupy as many places as
+    they are and all take the lowest of them: two tied for first both score
+    the second-place value and the next player scores the third.
+    """
+    out = []
+    for c in counts:
+        if c <= 0:
+            out.append(0)
+            continue
+        better = sum(1 for o in counts if o > c)
+        tied = sum(1 for o in counts if o == c)
+        place = better + tied  # 1-based lowest place of the tie group
+        out.append(values[place - 1] if place <= len(values) else 0)
+    return out
+
+
+def set_points(counts: Sequence[int], per_set: int) -> int:
+    """One set is one token of each of the five kinds (§8.1.2)."""
+    return min(counts) * per_set
+
+
+def final_scores(state: State) -> list[tuple[int, int, str]]:
+    """The end-of-game deltas: majorities, sets, abandonment (§8.1)."""
+    from erebus.games.northwest.state import (
+        CREW_FIELDS,
+        N_KINDS,
+        NORTHWEST,
+        SHIP,
+        SHIP_AV,
+        SHIP_REST,
+        SLED,
+        SLED_AV,
+        SLED_REST,
+    )
+
+    rules = state.content.rules
+    n = state.n
+    out: list[tuple[int, int, str]] = []
+    for kind, values in rules.majorities.items():
+        k = ALL_TOKEN_KINDS.index(kind)
+        counts = [state.ptok[N_KINDS * s + k] for s in range(n)]
+        for seat, pts in enumerate(majority_points(counts, values)):
+            if pts:
+                out.append((seat, pts, f"{kind} majority"))
+    for seat in range(n):
+        counts = state.ptok[N_KINDS * seat : N_KINDS * seat + N_KINDS]
+        pts = set_points(counts, rules.set_points)
+        if pts:
+            out.append((seat, pts, f"{min(counts)} sets"))
+    for seat in range(n):
+        b = CREW_FIELDS * seat
+        c = state.crews
+        ship = state.loc[2 * seat + SHIP]
+        sled = state.loc[2 * seat + SLED]
+        if ship >= 0 or ship == NORTHWEST:
+            crew = c[b + SHIP_AV] + c[b + SHIP_REST]
+            out.append(
+                (seat, crew * rules.abandon_per_crewman + rules.abandon_ship, f"ship abandoned with {crew} crew")
+            )
+        if sled >= 0 or sled == NORTHWEST:
+            crew = c[b + SLED_AV] + c[b + SLED_REST]
+            if crew:
+                out.append((seat, crew * rules.abandon_per_crewman, f"sled abandoned with {crew} crew"))
+    return out
