@@ -1,0 +1,100 @@
+"""Engine benchmarks behind ``erebus bench``: numbers printed, never asserted.
+
+What it measures, on one core, in this process:
+
+* random moves/s — ``legal_actions()`` + a random choice + ``apply()`` along
+  whole 4-player games played by a random policy that rarely passes;
+* full 4-player random games/s with the same policy;
+* µs per ``legal_actions()`` and per ``clone()`` on a fixed mid-game state.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from erebus.games import get_game
+
+
+def playout_policy(rng: random.Random, legal: list[Any]) -> Any:
+    """Uniform over the non-passing actions; pass or end the turn one time in ten."""
+    stop = [a for a in legal if a.kind in ("pass", "end_turn")]
+    other = [a for a in legal if a.kind not in ("pass", "end_turn")]
+    if other and (not stop or rng.random() >= 0.1):
+        return rng.choice(other)
+    return rng.choice(stop or legal)
+
+
+def mid_game_state(game: str = "northwest", players: int = 4, seed: int = 7, rounds: int = 5) -> Any:
+    """A reproducible state in the middle of a game: the first turn of round ``rounds``."""
+    module = get_game(game)
+    rng = random.Random(seed)
+    state = module.new_game(players=players, seed=seed)
+    while not state.is_over and state.round < rounds:
+        state.apply(playout_policy(rng, state.legal_actions()))
+    return state
+
+
+def _time_per_call(fn: Callable[[], object], min_seconds: float) -> float:
+    """Seconds per call of ``fn``, repeated until ``min_seconds`` have passed."""
+    n = 1
+    while True:
+        start = time.perf_counter()
+        for _ in range(n):
+            fn()
+        elapsed = time.perf_counter() - start
+        if elapsed >= min_seconds:
+            return elapsed / n
+        n *= 2
+
+
+def run(game: str = "northwest", players: int = 4, seconds: float = 3.0) -> dict[str, float]:
+    """Run every benchmark for about ``seconds`` each and return the figures."""
+    module = get_game(game)
+    rng = random.Random(1)
+    moves = games = 0
+    start = time.perf_counter()
+    seed = 0
+    while time.perf_counter() - start < seconds:
+        state = module.new_game(players=players, seed=seed)
+        seed += 1
+        while not state.is_over:
+            state.apply(playout_policy(rng, state.legal_actions()))
+            moves += 1
+        games += 1
+    elapsed = time.perf_counter() - start
+    mid = mid_game_state(game, players)
+    legal = _time_per_call(mid.legal_actions, seconds / 3)
+    clone = _time_per_call(mid.clone, seconds / 3)
+    return {
+        "random_moves_per_s": moves / elapsed,
+        "random_games_per_s": games / elapsed,
+        "moves_per_game": moves / max(games, 1),
+        "legal_actions_us": legal * 1e6,
+        "legal_actions_count": float(len(mid.legal_actions())),
+        "clone_us": clone * 1e6,
+    }
+
+
+def main(game: str = "northwest", quick: bool = False, console: Console | None = None) -> dict[str, float]:
+    """Print the benchmark table (``quick``: shorter runs, noisier figures)."""
+    console = console or Console()
+    figures = run(game, seconds=0.5 if quick else 3.0)
+    table = Table(title=f"erebus bench — {game}, 4 players, one core")
+    table.add_column("measure")
+    table.add_column("value", justify="right")
+    table.add_row("random moves / s", f"{figures['random_moves_per_s']:,.0f}")
+    table.add_row("random 4-player games / s", f"{figures['random_games_per_s']:,.2f}")
+    table.add_row("moves per random game", f"{figures['moves_per_game']:,.0f}")
+    table.add_row(
+        f"µs per legal_actions() (mid-game, {figures['legal_actions_count']:.0f} actions)",
+        f"{figures['legal_actions_us']:,.1f}",
+    )
+    table.add_row("µs per clone() (mid-game)", f"{figures['clone_us']:,.2f}")
+    console.print(table)
+    return figures
