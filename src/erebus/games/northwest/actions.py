@@ -38,7 +38,7 @@ class Action(NamedTuple):
     kind: str
     vehicle: str | None = None
     source: str | None = None  # draw: "display" | "pile"
-    index: int | None = None  # draft / draw from display: display slot
+    slot: int | None = None  # draft / draw from display: display slot ("index" in JSON)
     pile: int | None = None  # draw from pile: rotation class 0..5
     tile: str | None = None  # place
     x: int | None = None
@@ -54,11 +54,11 @@ class Action(NamedTuple):
 
     @staticmethod
     def draft(index: int) -> Action:
-        return Action("draft", index=index)
+        return Action("draft", slot=index)
 
     @staticmethod
     def draw_display(vehicle: str, index: int) -> Action:
-        return Action("draw", vehicle, source="display", index=index)
+        return Action("draw", vehicle, source="display", slot=index)
 
     @staticmethod
     def draw_pile(vehicle: str, pile: int) -> Action:
@@ -83,14 +83,14 @@ class Action(NamedTuple):
     def to_json(self) -> dict[str, Any]:
         k = self.kind
         if k == "draft":
-            return {"type": k, "index": self.index}
+            return {"type": k, "index": self.slot}
         if k in ("end_turn", "pass"):
             return {"type": k}
         out: dict[str, Any] = {"type": k, "vehicle": self.vehicle}
         if k == "draw":
             out["source"] = self.source
             if self.source == "display":
-                out["index"] = self.index
+                out["index"] = self.slot
             else:
                 out["pile"] = self.pile
         elif k == "place":
@@ -156,7 +156,7 @@ class Action(NamedTuple):
     def __str__(self) -> str:
         k = self.kind
         if k == "draft":
-            return f"draft display #{self.index}"
+            return f"draft display #{self.slot}"
         if k == "end_turn":
             return "end turn"
         if k == "pass":
@@ -164,7 +164,7 @@ class Action(NamedTuple):
         v = self.vehicle
         if k == "draw":
             if self.source == "display":
-                return f"{v}: draw display #{self.index}"
+                return f"{v}: draw display #{self.slot}"
             return f"{v}: draw small pile {self.pile}"
         if k == "refresh":
             return f"{v}: refresh display"

@@ -107,6 +107,7 @@ class State:
         "nw_value",
         "occ",
         "order",
+        "over",
         "pass_order",
         "passed",
         "pending",
@@ -124,7 +125,6 @@ class State:
         "supply",
         "tile_anchor",
         "tile_orient",
-        "over",
     )
 
     _geo: Geometry
@@ -686,7 +686,7 @@ class State:
 
     def _check_draw(self, seat: int, v: int, a: Action) -> Any:
         if a.source == "display":
-            i = a.index
+            i = a.slot
             if not isinstance(i, int) or not 0 <= i < len(self.disp):
                 raise IllegalAction(f"there is no display tile #{i}; the display has {len(self.disp)}")
 
@@ -757,7 +757,7 @@ class State:
         x, y = a.x, a.y
         if not isinstance(x, int) or not isinstance(y, int):
             raise IllegalAction("a placement needs integer x and y")
-        if not (0 <= x and 0 <= y and x + o.w <= geo.W and y + o.h <= geo.H):
+        if not (x >= 0 and y >= 0 and x + o.w <= geo.W and y + o.h <= geo.H):
             raise IllegalAction(f"tile {tid} at {x},{y} with rotation {a.rotation} does not fit on the board")
         anchor = geo.index(x, y)
         sq = o.square_mask << anchor
@@ -927,7 +927,7 @@ class State:
             del self.disp[i]
 
     def _apply_draft(self, seat: int, a: Action, events: list[Event]) -> None:
-        i = a.index
+        i = a.slot
         if not isinstance(i, int) or not 0 <= i < len(self.disp):
             raise IllegalAction(f"there is no display tile #{i}; the display has {len(self.disp)}")
         t = self.disp[i]
