@@ -18,6 +18,7 @@ the printed board or by a placed tile); a vertex in neither is still open.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from erebus.games.northwest.content import TOKEN_KINDS, Content, TileDef
 
@@ -205,6 +206,9 @@ class Geometry:
                 if y > 0:
                     nb.append((s - S, s, s + 1))
                 self.neighbours[s] = tuple(nb)
+
+        # Interned place actions, keyed (vehicle, tile, orientation, anchor).
+        self.action_cache: dict[tuple[int, int, int, int], Any] = {}
 
         # Anchors where each shape fits inside the board.
         self.valid_anchor = [

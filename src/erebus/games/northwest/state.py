@@ -65,6 +65,22 @@ N_KINDS = len(ALL_TOKEN_KINDS)
 CARTOGRAPHY = ALL_TOKEN_KINDS.index("cartography")
 
 JOKER = -2  # tile_orient value of a small tile placed Joker side up
+
+# Interned actions: legal_actions() hands out these shared immutable tuples
+# instead of allocating thousands of new ones per call.
+_END_TURN = Action("end_turn")
+_PASS = Action("pass")
+_REFRESH = tuple(Action("refresh", v) for v in VEHICLES)
+_DRAW_DISPLAY = tuple(tuple(Action.draw_display(v, i) for i in range(16)) for v in VEHICLES)
+_DRAW_PILE = tuple(tuple(Action.draw_pile(v, c) for c in range(6)) for v in VEHICLES)
+_TRANSFER = tuple(
+    tuple(tuple(Action.transfer(v, a, r) for r in range(16)) for a in range(16)) for v in VEHICLES
+)
+_TAKE = {
+    (v, t): Action("explore" if t in ("franklin", "strait") else "discover", v, token=t)
+    for v in VEHICLES
+    for t in TOKEN_KINDS
+}
 FORMAT = 1  # version of to_json()
 
 _GEOMETRY: dict[int, Geometry] = {}
@@ -551,17 +567,18 @@ class State:
             if avail >= costs["draw"] + extra:
                 out += self._draws(vname)
             if avail >= costs["refresh"] + extra and self._refresh_possible():
-                out.append(Action("refresh", vname))
+                out.append(_REFRESH[v])
             if avail >= costs["place"] + extra:
                 pl = placements_at.get(loc)
                 if pl is None:
                     pl = placements_at[loc] = self._placements(loc)
-                orientations = geo.orientations
-                ids = geo.all_ids
-                for t, oi, a in pl:
-                    o = orientations[oi]
-                    x, y = geo.xy(a)
-                    out.append(Action.place(vname, ids[t], x, y, o.rotation, o.side))
+                cache = geo.action_cache
+                for key in pl:
+                    vkey = (v, *key)
+                    act = cache.get(vkey)
+                    if act is None:
+                        act = cache[vkey] = self._place_action(vname, *key)
+                    out.append(act)
             if avail >= costs["move"] + extra:
                 for dest in self._destinations(v, loc):
                     out.append(Action.move(vname, self._dest_name(dest)))
@@ -569,14 +586,19 @@ class State:
                 out += self._transfers(seat, v)
             kind, _ = self._token_on(loc)
             if kind:
-                token = TOKEN_KINDS[kind - 1]
-                action = "explore" if token in ("franklin", "strait") else "discover"
-                if avail >= costs[action] + extra:
-                    out.append(Action(action, vname, token=token))
+                act = _TAKE[(vname, TOKEN_KINDS[kind - 1])]
+                if avail >= costs[act.kind] + extra:
+                    out.append(act)
         if self.acted:
-            out.append(Action("end_turn"))
-        out.append(Action("pass"))
+            out.append(_END_TURN)
+        out.append(_PASS)
         return out
+
+    def _place_action(self, vname: str, t: int, oi: int, anchor: int) -> Action:
+        geo = self._geo
+        o = geo.orientations[oi]
+        x, y = geo.xy(anchor)
+        return Action.place(vname, geo.all_ids[t], x, y, o.rotation, o.side)
 
     def _dest_name(self, dest: int) -> tuple[int, int] | str:
         if dest >= 0:
@@ -584,8 +606,11 @@ class State:
         return ARROW_NAME[dest]
 
     def _draws(self, vname: str) -> list[Action]:
-        out = [Action.draw_display(vname, i) for i in range(len(self.disp))]
-        out += [Action.draw_pile(vname, c) for c in range(6) if self.pile_counts[c]]
+        v = VEHICLES.index(vname)
+        n = len(self.disp)
+        out = list(_DRAW_DISPLAY[v][:n]) if n <= 16 else [Action.draw_display(vname, i) for i in range(n)]
+        piles = _DRAW_PILE[v]
+        out += [piles[c] for c in range(6) if self.pile_counts[c]]
         return out
 
     def _refresh_possible(self) -> bool:
@@ -602,13 +627,14 @@ class State:
         cur = (c[b + SLED_AV] - payer, c[b + SLED_REST] + payer)
         sled_off = self.loc[2 * seat + SLED] == PLAYER_BOARD
         deployable = not sled_off or self._can_deploy_at(self.loc[2 * seat + SHIP])
-        vname = VEHICLES[payer]
+        if not deployable:
+            return []  # the sled column must stay empty, and it is empty already
+        table = _TRANSFER[payer]
         out = []
         for a in range(total_av + 1):
-            for r in range(total_rest + 1):
-                if (a, r) == cur or (not deployable and a + r):
-                    continue
-                out.append(Action.transfer(vname, a, r))
+            row = table[a]
+            out += row[: total_rest + 1]
+        out.remove(table[cur[0]][cur[1]])
         return out
 
     # ------------------------------------------------------------------ apply
