@@ -85,6 +85,24 @@ FORMAT = 1  # version of to_json()
 
 _GEOMETRY: dict[int, Geometry] = {}
 
+# (JSON key, attribute) of the flat integer lists of the saved state.
+_JSON_INT_LISTS = (
+    ("supply", "supply"),
+    ("nw_left", "nw_left"),
+    ("gl_left", "gl_left"),
+    ("display", "disp"),
+    ("piles", "pile_counts"),
+    ("crew", "crews"),
+    ("loc", "loc"),
+    ("ptok", "ptok"),
+    ("returned", "ret_order"),
+    ("score", "score"),
+    ("order", "order"),
+    ("pass_order", "pass_order"),
+    ("draft_left", "draft_left"),
+    ("bag", "bag"),
+)
+
 
 def geometry_for(content: Content) -> Geometry:
     """The precomputed geometry of ``content``, built once per content object."""
@@ -1217,9 +1235,8 @@ class State:
             st.board_tokens = [0] * geo.size
             for s, k in d["board_tokens"].items():
                 st.board_tokens[int(s)] = int(k)
-            for name in ("supply", "nw_left", "gl_left", "disp", "pile_counts", "crews", "loc", "ptok",
-                         "ret_order", "score", "order", "pass_order", "draft_left", "bag"):
-                setattr(st, name, [int(x) for x in d[name]])
+            for key, name in _JSON_INT_LISTS:
+                setattr(st, name, [int(x) for x in d[key]])
             st.reserves = [[int(x) for x in r] for r in d["reserve"]]
             st.nw_reached = [bool(x) for x in d["nw_reached"]]
             st.passed = [bool(x) for x in d["passed"]]
@@ -1227,9 +1244,36 @@ class State:
             st.gl_value = [None if x is None else int(x) for x in d["gl_value"]]
         except (KeyError, TypeError, IndexError, AttributeError, ValueError) as exc:
             raise ValueError(f"corrupt saved state: {exc!r}") from exc
-        if len(st.crews) != CREW_FIELDS * st.n or len(st.loc) != 2 * st.n or len(st.reserves) != st.n:
-            raise ValueError("corrupt saved state: per-player arrays do not match the player count")
+        problem = st._consistency_problem()
+        if problem:
+            raise ValueError(f"corrupt saved state: {problem}")
         return st
+
+    def _consistency_problem(self) -> str | None:
+        """Why this state cannot come from play, or None (checks a loaded save)."""
+        geo = self._geo
+        n = self.n
+        if len(self.crews) != CREW_FIELDS * n or len(self.loc) != 2 * n or len(self.reserves) != n:
+            return "per-player arrays do not match the player count"
+        crew = geo.content.rules.crew
+        for seat in range(n):
+            block = self.crews[CREW_FIELDS * seat : CREW_FIELDS * seat + CREW_FIELDS]
+            if min(block) < 0 or sum(block) != crew:
+                return f"seat {seat} does not have {crew} crewmen"
+        n_all = len(geo.all_ids)
+        for loc in self.loc:
+            if not (-4 <= loc < n_all) or (loc >= 0 and self.tile_anchor[loc] < 0):
+                return "a vehicle is on a tile that is not on the board"
+        places = self.bag + self.disp + [t for r in self.reserves for t in r]
+        places += [t for t in range(geo.n_tiles) if self.tile_anchor[t] >= 0]
+        places += [t for c in range(6) for t in geo.pile_tiles[c][: self.pile_counts[c]]]
+        if sorted(places) != list(range(geo.n_tiles)):
+            return "tiles are missing or in two places at once"
+        if self.land & self.sea:
+            return "a vertex is both land and sea"
+        if not self.over and (self.current is None or not 0 <= self.current < n):
+            return "no current player"
+        return None
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may see (``None``: a spectator): everything but the seed,
