@@ -187,7 +187,9 @@ def test_cost_error_names_the_column_and_the_cost(content) -> None:  # type: ign
     crew(st, 0, ship=(6, 0), sled=(1, 0))
     at(st, 0, "sled", (9, 6))
     before = st.to_json()
-    with pytest.raises(IllegalAction, match="the sled column has 1 available crewman; this action costs 2"):
+    with pytest.raises(
+        IllegalAction, match="the sled column has 1 available crewman; this action costs 2"
+    ):
         st.apply(Action("discover", "sled", token="cairn"))
     assert st.to_json() == before
 
@@ -294,9 +296,7 @@ def test_sun_moves_one_step_each_round_from_III_wrapping_VII_to_I() -> None:
     assert suns == [3, 4, 5, 6, 7, 1, 2, 3, 4, 5]
 
 
-@pytest.mark.parametrize(
-    ("sun", "rows"), [(1, 6), (2, 4), (3, 2), (4, 0), (5, 2), (6, 4), (7, 6)]
-)
+@pytest.mark.parametrize(("sun", "rows"), [(1, 6), (2, 4), (3, 2), (4, 0), (5, 2), (6, 4), (7, 6)])
 def test_frozen_rows_by_sun_position(sun: int, rows: int) -> None:
     st = new_game(2, seed=0)
     st.sun = sun
@@ -408,7 +408,9 @@ def test_place_every_vertex_must_match_the_fixed_terrain(content) -> None:  # ty
     st = g(content)
     give(st, 0, "CLASH")
     before = st.to_json()
-    with pytest.raises(IllegalAction, match=r"tile CLASH side a does not match the sea at vertex \(13, 3\)"):
+    with pytest.raises(
+        IllegalAction, match=r"tile CLASH side a does not match the sea at vertex \(13, 3\)"
+    ):
         st.apply(Action.place("ship", "CLASH", 11, 3, 0, "a"))
     assert st.to_json() == before
     assert Action.place("ship", "CLASH", 11, 3, 0, "a") not in st.legal_actions()
@@ -578,7 +580,9 @@ def test_land_reaching_the_border_is_mainland_not_an_island(content) -> None:  #
     assert "IslandCompleted" not in kinds(ev)
 
 
-@pytest.mark.parametrize(("size", "points"), [(1, 0), (2, 1), (3, 2), (4, 3), (5, 5), (6, 7), (7, 9), (8, 12), (12, 12)])
+@pytest.mark.parametrize(
+    ("size", "points"), [(1, 0), (2, 1), (3, 2), (4, 3), (5, 5), (6, 7), (7, 9), (8, 12), (12, 12)]
+)
 def test_island_points_by_size_in_tiles(size: int, points: int) -> None:
     assert new_game(2, seed=0).content.rules.island_value(size) == points
 
@@ -626,7 +630,9 @@ def test_sled_moves_across_land_edges_or_between_frozen_squares(content) -> None
     at(st, 0, "sled", (13, 1))
     crew(st, 0, ship=(4, 0), sled=(3, 0))
     # Sun III: row 2 and row 3 are not frozen, the shared edge (13,3)-(14,3) is sea.
-    assert ("sled", (13, 3)) not in {(a.vehicle, a.to) for a in st.legal_actions() if a.kind == "move"}
+    assert ("sled", (13, 3)) not in {
+        (a.vehicle, a.to) for a in st.legal_actions() if a.kind == "move"
+    }
     st.sun = 2
     assert ("sled", (13, 3)) in {(a.vehicle, a.to) for a in st.legal_actions() if a.kind == "move"}
 
@@ -658,7 +664,9 @@ def test_sled_needs_the_arrow_square_frozen_to_use_an_arrow(content) -> None:  #
     st = g(content)
     at(st, 0, "sled", (0, 4))
     crew(st, 0, ship=(4, 0), sled=(3, 0))
-    assert ("sled", "northwest") not in {(a.vehicle, a.to) for a in st.legal_actions() if a.kind == "move"}
+    assert ("sled", "northwest") not in {
+        (a.vehicle, a.to) for a in st.legal_actions() if a.kind == "move"
+    }
     st.sun = 1  # rows 0-5 frozen
     st.apply(Action.move("sled", "northwest"))
     assert st.tokens(0)["northwest"] == 12

@@ -30,7 +30,9 @@ def playout_policy(rng: random.Random, legal: list[Any]) -> Any:
     return rng.choice(stop or legal)
 
 
-def mid_game_state(game: str = "northwest", players: int = 4, seed: int = 7, rounds: int = 5) -> Any:
+def mid_game_state(
+    game: str = "northwest", players: int = 4, seed: int = 7, rounds: int = 5
+) -> Any:
     """A reproducible state in the middle of a game: the first turn of round ``rounds``."""
     module = get_game(game)
     rng = random.Random(seed)
@@ -81,7 +83,9 @@ def run(game: str = "northwest", players: int = 4, seconds: float = 3.0) -> dict
     }
 
 
-def main(game: str = "northwest", quick: bool = False, console: Console | None = None) -> dict[str, float]:
+def main(
+    game: str = "northwest", quick: bool = False, console: Console | None = None
+) -> dict[str, float]:
     """Print the benchmark table (``quick``: shorter runs, noisier figures)."""
     console = console or Console()
     figures = run(game, seconds=0.5 if quick else 3.0)

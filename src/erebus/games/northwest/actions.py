@@ -74,9 +74,7 @@ class Action(NamedTuple):
 
     @staticmethod
     def transfer(vehicle: str, sled_available: int, sled_resting: int) -> Action:
-        return Action(
-            "transfer", vehicle, sled_available=sled_available, sled_resting=sled_resting
-        )
+        return Action("transfer", vehicle, sled_available=sled_available, sled_resting=sled_resting)
 
     # -- wire format ----------------------------------------------------------
 
@@ -171,8 +169,16 @@ class Action(NamedTuple):
         if k == "place":
             return f"{v}: place {self.tile}{self.side} r{self.rotation} at {self.x},{self.y}"
         if k == "move":
-            to = self.to if isinstance(self.to, str) else f"{self.to[0]},{self.to[1]}" if self.to else "?"
+            to = (
+                self.to
+                if isinstance(self.to, str)
+                else f"{self.to[0]},{self.to[1]}"
+                if self.to
+                else "?"
+            )
             return f"{v}: move to {to}"
         if k == "transfer":
-            return f"{v}: transfer (sled {self.sled_available} available, {self.sled_resting} resting)"
+            return (
+                f"{v}: transfer (sled {self.sled_available} available, {self.sled_resting} resting)"
+            )
         return f"{v}: {k} {self.token}"

@@ -166,7 +166,9 @@ def parse_tiles(d: dict[str, Any]) -> tuple[TileDef, ...]:
             for name, s in _req(t, "sides", f"tile {tid}").items()
         }
         tiles.append(
-            TileDef(id=tid, size=int(_req(t, "size", f"tile {tid}")), sides=sides, pile=t.get("pile"))
+            TileDef(
+                id=tid, size=int(_req(t, "size", f"tile {tid}")), sides=sides, pile=t.get("pile")
+            )
         )
     return tuple(tiles)
 
@@ -185,7 +187,9 @@ def parse_rules(d: dict[str, Any]) -> RulesDef:
             int(n): {str(k): tuple(int(x) for x in v) for k, v in by.items()}
             for n, by in _req(d, "arrow_tokens", "rules").items()
         },
-        majorities={str(k): tuple(int(x) for x in v) for k, v in _req(d, "majorities", "rules").items()},
+        majorities={
+            str(k): tuple(int(x) for x in v) for k, v in _req(d, "majorities", "rules").items()
+        },
         set_points=int(_req(d, "set_points", "rules")),
         abandon_per_crewman=int(_req(ab, "per_crewman", "rules.abandonment")),
         abandon_ship=int(_req(ab, "ship", "rules.abandonment")),

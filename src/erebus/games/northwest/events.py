@@ -58,7 +58,9 @@ class TilePlaced(Event):
     y: int
     rotation: int
     side: str
-    template: ClassVar[str] = "{player} places tile {tile} (side {side}, rotation {rotation}) at {x},{y}."
+    template: ClassVar[str] = (
+        "{player} places tile {tile} (side {side}, rotation {rotation}) at {x},{y}."
+    )
 
 
 @dataclass(frozen=True, slots=True)

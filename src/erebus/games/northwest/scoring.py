@@ -76,10 +76,16 @@ def final_scores(state: State) -> list[tuple[int, int, str]]:
         if ship >= 0 or ship == NORTHWEST:
             crew = c[b + SHIP_AV] + c[b + SHIP_REST]
             out.append(
-                (seat, crew * rules.abandon_per_crewman + rules.abandon_ship, f"ship abandoned with {crew} crew")
+                (
+                    seat,
+                    crew * rules.abandon_per_crewman + rules.abandon_ship,
+                    f"ship abandoned with {crew} crew",
+                )
             )
         if sled >= 0 or sled == NORTHWEST:
             crew = c[b + SLED_AV] + c[b + SLED_REST]
             if crew:
-                out.append((seat, crew * rules.abandon_per_crewman, f"sled abandoned with {crew} crew"))
+                out.append(
+                    (seat, crew * rules.abandon_per_crewman, f"sled abandoned with {crew} crew")
+                )
     return out

@@ -626,7 +626,11 @@ class State:
     def _draws(self, vname: str) -> list[Action]:
         v = VEHICLES.index(vname)
         n = len(self.disp)
-        out = list(_DRAW_DISPLAY[v][:n]) if n <= 16 else [Action.draw_display(vname, i) for i in range(n)]
+        out = (
+            list(_DRAW_DISPLAY[v][:n])
+            if n <= 16
+            else [Action.draw_display(vname, i) for i in range(n)]
+        )
         piles = _DRAW_PILE[v]
         out += [piles[c] for c in range(6) if self.pile_counts[c]]
         return out
@@ -648,7 +652,7 @@ class State:
         if not deployable:
             return []  # the sled column must stay empty, and it is empty already
         table = _TRANSFER[payer]
-        out = []
+        out: list[Action] = []
         for a in range(total_av + 1):
             row = table[a]
             out += row[: total_rest + 1]
@@ -675,7 +679,9 @@ class State:
         events: list[Event] = []
         if self.round == 0:
             if k != "draft":
-                raise IllegalAction("the game starts with the draft: choose a tile from the display (§5.6)")
+                raise IllegalAction(
+                    "the game starts with the draft: choose a tile from the display (§5.6)"
+                )
             self._apply_draft(seat, action, events)
             return events
         if k == "draft":
@@ -732,7 +738,9 @@ class State:
         if a.source == "display":
             i = a.slot
             if not isinstance(i, int) or not 0 <= i < len(self.disp):
-                raise IllegalAction(f"there is no display tile #{i}; the display has {len(self.disp)}")
+                raise IllegalAction(
+                    f"there is no display tile #{i}; the display has {len(self.disp)}"
+                )
 
             def commit(events: list[Event]) -> None:
                 t = self.disp[i]
@@ -802,12 +810,16 @@ class State:
         if not isinstance(x, int) or not isinstance(y, int):
             raise IllegalAction("a placement needs integer x and y")
         if not (x >= 0 and y >= 0 and x + o.w <= geo.W and y + o.h <= geo.H):
-            raise IllegalAction(f"tile {tid} at {x},{y} with rotation {a.rotation} does not fit on the board")
+            raise IllegalAction(
+                f"tile {tid} at {x},{y} with rotation {a.rotation} does not fit on the board"
+            )
         anchor = geo.index(x, y)
         sq = o.square_mask << anchor
         if sq & self.occ:
             s = (sq & self.occ).bit_length() - 1
-            raise IllegalAction(f"square {geo.xy(s)[0]},{geo.xy(s)[1]} is already covered by a tile")
+            raise IllegalAction(
+                f"square {geo.xy(s)[0]},{geo.xy(s)[1]} is already covered by a tile"
+            )
         loc = self.loc[2 * seat + v]
         near = self._loc_squares(loc)
         if not near:
@@ -994,7 +1006,9 @@ class State:
         self.tile_anchor[t] = anchor
         self.tile_orient[t] = orient
 
-    def _place(self, seat: int, t: int, oi: int, anchor: int, a: Action, events: list[Event]) -> None:
+    def _place(
+        self, seat: int, t: int, oi: int, anchor: int, a: Action, events: list[Event]
+    ) -> None:
         geo = self._geo
         o = geo.orientations[oi]
         self.reserves[seat].remove(t)
@@ -1230,7 +1244,11 @@ class State:
                     st.sq_tile[anchor] = t
                     st.tile_anchor[t] = anchor
                 else:
-                    sq = 1 << anchor if orient == JOKER else geo.orientations[orient].square_mask << anchor
+                    sq = (
+                        1 << anchor
+                        if orient == JOKER
+                        else geo.orientations[orient].square_mask << anchor
+                    )
                     st._put_tile(t, orient, anchor, sq)
             st.board_tokens = [0] * geo.size
             for s, k in d["board_tokens"].items():
