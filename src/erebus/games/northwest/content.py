@@ -215,7 +215,9 @@ def load_content(directory: str | Path | None = None, *, validate: bool = True) 
             tiles=parse_tiles(_read_json(path, "tiles.json")),
             rules=parse_rules(_read_json(path, "rules.json")),
         )
-    except (KeyError, TypeError, IndexError, AttributeError) as exc:
+    except ContentError:
+        raise
+    except (KeyError, TypeError, IndexError, AttributeError, ValueError) as exc:
         raise ContentError(f"malformed content data: {exc!r}") from exc
     if validate:
         from erebus.games.northwest.validate import check_content
