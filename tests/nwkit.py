@@ -129,6 +129,7 @@ def put(st: State, tid: str, x: int, y: int, rotation: int = 0, side_: str = "a"
     """Put a tile on the board ignoring the placement rules (terrain, tokens set)."""
     geo = st.geometry
     t = detach(st, tid)
+    assert st.tile_anchor[t] < 0, f"{tid} is already on the board"
     tile = geo.tiles[t]
     oi = geo.orients_of[t][sorted(tile.sides).index(side_) * 4 + rotation]
     o = geo.orientations[oi]

@@ -901,3 +901,25 @@ def test_final_scoring_majorities_and_sets_are_score_events(content) -> None:  #
 
 def test_crew_block_layout_is_five_per_seat() -> None:
     assert CREW_FIELDS == 5
+
+
+def test_example_2_a_draw_rests_one_crewman_in_the_ship_column(content) -> None:  # type: ignore[no-untyped-def]
+    st = g(content)
+    ev = st.apply(Action.draw_pile("ship", 1))
+    assert [(e.vehicle, e.count) for e in ev if type(e).__name__ == "CrewSpent"] == [("ship", 1)]
+    assert st.crew(0)["ship"] == {"available": 6, "resting": 1}
+
+
+def test_example_1_a_tile_straddling_the_ice_line_is_frozen_only_above_it(content) -> None:  # type: ignore[no-untyped-def]
+    st = g(content)  # sun III: rows 0-1 frozen
+    put(st, "SEA", 5, 1, rotation=1)  # squares (5,1) frozen and (5,2) open water
+    put(st, "SEA2", 5, 3, rotation=1)  # open water below
+    put(st, "F02", 3, 1)  # frozen, west of the straddling tile's upper square
+    at(st, 0, "ship", (5, 3))
+    assert ("ship", (5, 1)) in {(a.vehicle, a.to) for a in st.legal_actions() if a.kind == "move"}
+    at(st, 0, "ship", (3, 1))  # in the ice: cannot leave through frozen squares
+    assert not [a for a in st.legal_actions() if a.kind == "move"]
+    at(st, 0, "ship", (5, 1))
+    st.apply(Action.transfer("ship", 2, 0))  # the frozen part carries a sled
+    assert st.position(0, "sled") == (5, 1)
+    assert st.board.frozen(5, 1) and not st.board.frozen(5, 2)
