@@ -73,6 +73,22 @@ _PASS = Action("pass")
 _REFRESH = tuple(Action("refresh", v) for v in VEHICLES)
 _DRAW_DISPLAY = tuple(tuple(Action.draw_display(v, i) for i in range(16)) for v in VEHICLES)
 _DRAW_PILE = tuple(tuple(Action.draw_pile(v, c) for c in range(6)) for v in VEHICLES)
+# Which Action fields each kind uses (by position); others must be None.
+_FIELDS_OF = {
+    kind: frozenset(Action._fields.index(f) for f in fields)
+    for kind, fields in {
+        "draft": ("kind", "slot"),
+        "draw": ("kind", "vehicle", "source", "slot", "pile"),
+        "refresh": ("kind", "vehicle"),
+        "place": ("kind", "vehicle", "tile", "x", "y", "rotation", "side"),
+        "move": ("kind", "vehicle", "to"),
+        "transfer": ("kind", "vehicle", "sled_available", "sled_resting"),
+        "explore": ("kind", "vehicle", "token"),
+        "discover": ("kind", "vehicle", "token"),
+        "end_turn": ("kind",),
+        "pass": ("kind",),
+    }.items()
+}
 _TRANSFER = tuple(
     tuple(tuple(Action.transfer(v, a, r) for r in range(16)) for a in range(16)) for v in VEHICLES
 )
@@ -673,6 +689,14 @@ class State:
             raise IllegalAction(f"not an action: {action!r}")
         if self.over:
             raise IllegalAction("the game is over")
+        used = _FIELDS_OF.get(action.kind)
+        if used is None:
+            raise IllegalAction(f"unknown action type {action.kind!r}")
+        for i, value in enumerate(action):
+            if value is not None and i not in used:
+                raise IllegalAction(
+                    f"a {action.kind} action has no field {Action._fields[i]!r} (got {value!r})"
+                )
         seat = self.current
         assert seat is not None
         k = action.kind
@@ -735,6 +759,8 @@ class State:
     # true by construction.
 
     def _check_draw(self, seat: int, v: int, a: Action) -> Any:
+        if (a.slot is None) == (a.pile is None):
+            raise IllegalAction("a draw names either a display index or a small pile")
         if a.source == "display":
             i = a.slot
             if not isinstance(i, int) or not 0 <= i < len(self.disp):
