@@ -177,6 +177,9 @@ class State:
         "tile_orient",
     )
 
+    game = "northwest"
+    """Name of the game module, for game-agnostic consumers (``erebus.games.get_game``)."""
+
     _geo: Geometry
     acted: int
     bag: list[int]
@@ -1318,6 +1321,26 @@ class State:
         if not self.over and (self.current is None or not 0 <= self.current < n):
             return "no current player"
         return None
+
+    @classmethod
+    def from_view(cls, view: Any, seed: int, content: Content | None = None) -> State:
+        """A state consistent with what a seat sees: a *determinization*.
+
+        The hidden information of Northwest Passage is the bag's order (which
+        tile the next draw brings); its contents follow from the public tiles.
+        The returned state has exactly the public part of ``view`` and a bag
+        whose draws come from a fresh generator seeded with ``seed``, so search
+        bots can sample worlds without ever seeing the real state.
+        """
+        if not isinstance(view, dict) or view.get("game") != "northwest":
+            raise ValueError("not a Northwest Passage view")
+        d = dict(view)
+        geo = geometry_for(content or default_content())
+        public = set(view["display"]) | {t for r in view["reserve"] for t in r}
+        public |= {int(t) for t, _, _ in view["tiles"]}
+        d.update(format=FORMAT, seed=seed, rng=Rng(seed).state)
+        d["bag"] = [t for t in geo.large if t not in public]
+        return cls.from_json(d, content)
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may see (``None``: a spectator): everything but the seed,
