@@ -11,7 +11,10 @@ The public API is ``shared/design/engine-api.md``::
 from erebus.core.events import Event
 from erebus.games.northwest.actions import Action
 from erebus.games.northwest.content import Content, default_content, load_content
+from erebus.games.northwest.heuristics import heuristic
 from erebus.games.northwest.state import State, new_game, replay
+
+determinize = State.from_view
 
 NAME = "northwest"
 TITLE = "Expedition: Northwest Passage"
@@ -26,6 +29,8 @@ __all__ = [
     "Event",
     "State",
     "default_content",
+    "determinize",
+    "heuristic",
     "load_content",
     "new_game",
     "replay",

@@ -1342,6 +1342,15 @@ class State:
         d["bag"] = [t for t in geo.large if t not in public]
         return cls.from_json(d, content)
 
+    def resample_hidden(self, seed: int) -> None:
+        """Draw the hidden information anew (search bots' determinization).
+
+        In Northwest Passage only the bag's order is hidden, and it lives in
+        the generator: reseeding it gives another world equally consistent
+        with every seat's view.  Cheaper than :meth:`from_view` per sample.
+        """
+        self.rng = Rng(seed).state
+
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may see (``None``: a spectator): everything but the seed,
         the generator state and the bag's order (only its size is public)."""

@@ -1,0 +1,136 @@
+"""The hard level: information-set Monte Carlo tree search.
+
+Single-observer ISMCTS (Cowling, Powley & Whitehouse, 2011): one tree for the
+seat to move, and every iteration plays in a freshly *determinized* world —
+the public position with the hidden information (the bag's order) sampled
+anew — so the search never relies on what the seat cannot see.
+
+* Selection: UCB1 with availability counts (a child's exploration term uses
+  the number of iterations in which its action was legal, not the parent's
+  visits), as ISMCTS requires when action sets differ between worlds.
+* Rewards are per seat (max^n): each node stores the reward of the player who
+  chose the action leading to it.
+* Playouts are short: a fast biased-random policy for ``rollout_depth``
+  actions, then the game's ``heuristic`` turns the position into rewards
+  (``tanh`` of each seat's lead over the mean, so one bot does not chase a
+  large margin at the cost of the win); finished games use the final scores.
+* Budget: ``time_s`` seconds (default 1) or exactly ``iterations``; with
+  ``iterations`` and a seed the choice is deterministic.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import Any
+
+from erebus.bots.base import BotSpec, game_of, seat_world
+from erebus.bots.random_bot import biased_choice
+
+EXPLORATION = 0.7
+ROLLOUT_DEPTH = 0  # 0: evaluate the leaf with the heuristic at once
+OWN_TURN_ONLY = True  # the tree plans the mover's own turn; later turns are evaluated
+REWARD_SCALE = 8.0
+
+
+class Node:
+    """Statistics of one action sequence from the root (open loop)."""
+
+    __slots__ = ("avail", "children", "total", "visits")
+
+    def __init__(self) -> None:
+        self.children: dict[Any, Node] = {}
+        self.visits = 0
+        self.avail = 0
+        self.total = 0.0
+
+
+class MctsBot:
+    def __init__(self, spec: BotSpec) -> None:
+        self.spec = spec
+        self.rng = random.Random(spec.seed)
+        self.rollout_depth = ROLLOUT_DEPTH
+        self.last_iterations = 0
+        self.own_turn_only = OWN_TURN_ONLY
+
+    def choose(self, state: Any) -> Any:
+        world, legal = seat_world(state, self.rng)
+        if len(legal) == 1:
+            self.last_iterations = 0
+            return legal[0]
+        module = game_of(state)
+        root = Node()
+        iterations = self.spec.iterations
+        deadline = None
+        if iterations is None:
+            deadline = time.perf_counter() + (self.spec.time_s if self.spec.time_s else 1.0)
+        done = 0
+        while True:
+            if iterations is not None:
+                if done >= iterations:
+                    break
+            elif deadline is not None and done and time.perf_counter() >= deadline:
+                break
+            sample = world.clone()
+            sample.resample_hidden(self.rng.getrandbits(63))
+            self._iterate(root, sample, module)
+            done += 1
+        self.last_iterations = done
+        best = max(root.children.items(), key=lambda kv: (kv[1].visits, kv[1].total))
+        return best[0]
+
+    def _iterate(self, root: Node, world: Any, module: Any) -> None:
+        rng = self.rng
+        path: list[tuple[Node, int]] = []
+        node = root
+        me = world.current_player
+        while not world.is_over:
+            mover = world.current_player
+            if self.own_turn_only and mover != me:
+                break
+            legal = world.legal_actions()
+            children = node.children
+            untried = []
+            for a in legal:
+                child = children.get(a)
+                if child is None:
+                    untried.append(a)
+                else:
+                    child.avail += 1
+            if untried:
+                action = rng.choice(untried)
+                child = Node()
+                child.avail = 1
+                children[action] = child
+                world.apply(action)
+                path.append((child, mover))
+                break
+            log_c = EXPLORATION
+            best_score = -math.inf
+            action = legal[0]
+            for a in legal:
+                c = children[a]
+                score = c.total / c.visits + log_c * math.sqrt(math.log(c.avail) / c.visits)
+                if score > best_score:
+                    best_score, action = score, a
+            node = children[action]
+            world.apply(action)
+            path.append((node, mover))
+        rewards = self._rollout(world, module)
+        for n, mover in path:
+            n.visits += 1
+            n.total += rewards[mover]
+
+    def _rollout(self, world: Any, module: Any) -> list[float]:
+        rng = self.rng
+        for _ in range(self.rollout_depth):
+            if world.is_over:
+                break
+            world.apply(biased_choice(rng, world.legal_actions(), stop_every=6))
+        if world.is_over:
+            values = [float(s) for s in world.scores()]
+        else:
+            values = [module.heuristic(world, s) for s in range(len(world.scores()))]
+        mean = sum(values) / len(values)
+        return [math.tanh((v - mean) / REWARD_SCALE) for v in values]

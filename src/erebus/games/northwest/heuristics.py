@@ -1,0 +1,164 @@
+"""A position estimate for Northwest Passage bots, in points.
+
+``heuristic(state, seat)`` answers "what will this seat end the game with?"
+roughly, from public information only.  It is what the greedy bot maximises
+one action ahead and what MCTS uses to score truncated playouts:
+
+* points already scored, plus final scoring *as if the game ended now*
+  (majorities and sets of the tokens held);
+* progress toward the Northwest Passage while it is not reached: where the
+  vehicles are and how far west the ship could sail on the tiles laid;
+* the way home: the expected abandonment penalty, growing as round 10 nears
+  while the vehicles are far from Greenland;
+* safety: crew lost, and a sled standing on sea that the next thaw opens;
+* future play still to come for an expedition that has not returned (so that
+  an early return is not mistaken for a bargain), and tiles in reserve.
+
+The weights are ours and deliberately simple; ``docs/balance.md`` records
+how the bots built on them play.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+from erebus.games.northwest import scoring
+from erebus.games.northwest.content import ALL_TOKEN_KINDS
+
+if TYPE_CHECKING:
+    from erebus.games.northwest.state import State
+
+PER_COLUMN_WEST = 0.45  # points per column of progress toward the passage
+REACH_PER_COLUMN = 0.35  # points per column of open water the ship could reach
+FUTURE_PER_ROUND = 1.5  # points an active expedition still earns per round
+TILE_IN_RESERVE = 0.15
+LOST_CREWMAN = 1.0
+COLUMNS_PER_ROUND = 3.0  # columns a vehicle can cover in a round, roughly
+
+
+def _x_of(state: State, loc: int) -> float | None:
+    """Column of a location (mean of its tile's squares), None when off the board."""
+    from erebus.games.northwest.state import GREENLAND, NORTHWEST
+
+    geo = state.geometry
+    if loc == GREENLAND:
+        return float(geo.W)
+    if loc == NORTHWEST:
+        return -1.0
+    if loc < 0:
+        return None
+    return float(geo.xy(state.tile_anchor[loc])[0])
+
+
+def ship_reach_x(state: State, seat: int) -> float:
+    """Westmost column the seat's ship could reach over the tiles laid, ice ignored."""
+    from erebus.games.northwest.state import SHIP
+
+    start = state.loc[2 * seat + SHIP]
+    x = _x_of(state, start)
+    if x is None:
+        return float(state.geometry.W)
+    best = x
+    seen = {start}
+    frontier = [start]
+    saved_sun = state.sun
+    state.sun = 4  # ice ignored: search as under the no-ice sun position
+    try:
+        steps = 0
+        while frontier and steps < 12:
+            nxt = []
+            for loc in frontier:
+                for dest in state._destinations(0, loc):
+                    if dest not in seen:
+                        seen.add(dest)
+                        nxt.append(dest)
+                        dx = _x_of(state, dest)
+                        if dx is not None and dx < best:
+                            best = dx
+            frontier = nxt
+            steps += 1
+    finally:
+        state.sun = saved_sun
+    return best
+
+
+def heuristic(state: State, seat: int) -> float:
+    """Estimated final points of ``seat`` (higher is better)."""
+    from erebus.games.northwest.state import (
+        CREW_FIELDS,
+        CREW_LOST,
+        N_KINDS,
+        SHIP,
+        SHIP_AV,
+        SHIP_REST,
+        SLED,
+        SLED_AV,
+        SLED_REST,
+    )
+
+    geo = state.geometry
+    rules = state.content.rules
+    n = state.n
+    value = float(state.score[seat])
+    if state.over:
+        return value
+
+    # Final scoring as if the game ended now (majorities and sets).
+    for kind, values in rules.majorities.items():
+        k = ALL_TOKEN_KINDS.index(kind)
+        counts = [state.ptok[N_KINDS * s + k] for s in range(n)]
+        value += scoring.majority_points(counts, values)[seat]
+    mine = state.ptok[N_KINDS * seat : N_KINDS * seat + N_KINDS]
+    value += scoring.set_points(mine, rules.set_points)
+    b = CREW_FIELDS * seat
+    value -= LOST_CREWMAN * state.crews[b + CREW_LOST]
+
+    if state.ret_order[seat]:
+        return value  # home: nothing more to gain or lose
+
+    rounds_left = geo.rounds - max(state.round, 1)  # whole rounds after this one
+    value += FUTURE_PER_ROUND * rounds_left
+    value += TILE_IN_RESERVE * min(len(state.reserves[seat]), 3)
+
+    ship_loc = state.loc[2 * seat + SHIP]
+    sled_loc = state.loc[2 * seat + SLED]
+    xs = [x for x in (_x_of(state, ship_loc), _x_of(state, sled_loc)) if x is not None]
+    if not state.nw_reached[seat]:
+        nxt = state.nw_left[0] if state.nw_left else 0
+        west = min(xs) if xs else float(geo.W)
+        value += PER_COLUMN_WEST * (geo.W - west) * (nxt / 12.0)
+        value += REACH_PER_COLUMN * (geo.W - ship_reach_x(state, seat)) * (nxt / 12.0)
+
+    # The way home: expected abandonment penalty for each vehicle out on the board.
+    moves_left = COLUMNS_PER_ROUND * (rounds_left + 1)
+    for loc, av, rest, ship in (
+        (ship_loc, SHIP_AV, SHIP_REST, True),
+        (sled_loc, SLED_AV, SLED_REST, False),
+    ):
+        x = _x_of(state, loc)
+        if x is None or (x == float(geo.W) and loc < 0):
+            continue  # on the player board, lost, or in Greenland
+        crew = state.crews[b + av] + state.crews[b + rest]
+        penalty = -rules.abandon_per_crewman * crew - (rules.abandon_ship if ship else 0)
+        if penalty <= 0:
+            continue
+        distance = geo.W - x
+        risk = 1.0 / (1.0 + math.exp(-(distance - moves_left) / 2.0))
+        value -= risk * penalty
+
+    # A sled on sea that the next thaw opens goes down with its crew.
+    if sled_loc >= 0:
+        nxt_sun = state.sun % geo.sun_positions + 1
+        sq = state._tile_squares(sled_loc)
+        if not geo.corners(sq) & state.land and not sq & geo.frozen_by_sun[nxt_sun]:
+            crew = state.crews[b + SLED_AV] + state.crews[b + SLED_REST]
+            value -= (LOST_CREWMAN + 1.0) * crew
+    return value
+
+
+def advantage(state: State, seat: int) -> float:
+    """``seat``'s estimate minus the best other seat's: what a search maximises."""
+    mine = heuristic(state, seat)
+    others = [heuristic(state, s) for s in range(state.n) if s != seat]
+    return mine - max(others) if others else mine
