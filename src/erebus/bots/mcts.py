@@ -37,13 +37,14 @@ REWARD_SCALE = 8.0
 class Node:
     """Statistics of one action sequence from the root (open loop)."""
 
-    __slots__ = ("avail", "children", "total", "visits")
+    __slots__ = ("avail", "children", "expanded", "total", "visits")
 
     def __init__(self) -> None:
         self.children: dict[Any, Node] = {}
         self.visits = 0
         self.avail = 0
         self.total = 0.0
+        self.expanded = False
 
 
 class MctsBot:
@@ -51,8 +52,8 @@ class MctsBot:
         self.spec = spec
         self.rng = random.Random(spec.seed)
         self.rollout_depth = ROLLOUT_DEPTH
-        self.last_iterations = 0
         self.own_turn_only = OWN_TURN_ONLY
+        self.last_iterations = 0
 
     def choose(self, state: Any) -> Any:
         world, legal = seat_world(state, self.rng)
@@ -80,49 +81,65 @@ class MctsBot:
         best = max(root.children.items(), key=lambda kv: (kv[1].visits, kv[1].total))
         return best[0]
 
+    def _child(self, node: Node, world: Any, action: Any, mover: int, module: Any) -> list[float]:
+        """Add ``action``'s child to ``node``, valued by evaluating its result once."""
+        after = world.clone()
+        after.apply(action)
+        rewards = self._evaluate(after, module)
+        child = Node()
+        child.visits = 1
+        child.avail = 1
+        child.total = rewards[mover]
+        node.children[action] = child
+        return rewards
+
     def _iterate(self, root: Node, world: Any, module: Any) -> None:
-        rng = self.rng
         path: list[tuple[Node, int]] = []
         node = root
         me = world.current_player
-        while not world.is_over:
+        rewards: list[float] | None = None
+        while rewards is None:
+            if world.is_over:
+                rewards = self._evaluate(world, module)
+                break
             mover = world.current_player
             if self.own_turn_only and mover != me:
+                rewards = self._evaluate(world, module)
                 break
             legal = world.legal_actions()
             children = node.children
-            untried = []
+            if not node.expanded:
+                # Expansion values every child at once (the greedy ply), so the
+                # search starts from the heuristic's choice and refines it.
+                node.expanded = True
+                best: list[float] | None = None
+                for a in legal:
+                    r = self._child(node, world, a, mover, module)
+                    if best is None or r[mover] > best[mover]:
+                        best = r
+                rewards = best
+                break
             for a in legal:
                 child = children.get(a)
                 if child is None:
-                    untried.append(a)
+                    self._child(node, world, a, mover, module)
                 else:
                     child.avail += 1
-            if untried:
-                action = rng.choice(untried)
-                child = Node()
-                child.avail = 1
-                children[action] = child
-                world.apply(action)
-                path.append((child, mover))
-                break
-            log_c = EXPLORATION
             best_score = -math.inf
             action = legal[0]
             for a in legal:
                 c = children[a]
-                score = c.total / c.visits + log_c * math.sqrt(math.log(c.avail) / c.visits)
+                score = c.total / c.visits + EXPLORATION * math.sqrt(math.log(c.avail) / c.visits)
                 if score > best_score:
                     best_score, action = score, a
             node = children[action]
             world.apply(action)
             path.append((node, mover))
-        rewards = self._rollout(world, module)
         for n, mover in path:
             n.visits += 1
             n.total += rewards[mover]
 
-    def _rollout(self, world: Any, module: Any) -> list[float]:
+    def _evaluate(self, world: Any, module: Any) -> list[float]:
         rng = self.rng
         for _ in range(self.rollout_depth):
             if world.is_over:

@@ -83,6 +83,46 @@ def ship_reach_x(state: State, seat: int) -> float:
     return best
 
 
+def home_steps(state: State, vehicle: int, loc: int, ice: bool) -> int | None:
+    """Fewest moves from ``loc`` to the Greenland arrow for ``vehicle`` (0 ship, 1 sled),
+    under the current ice (``ice``) or none; None when no way is open."""
+    from erebus.games.northwest.state import GREENLAND
+
+    if loc == GREENLAND:
+        return 0
+    saved_sun = state.sun
+    if not ice:
+        state.sun = 4 if vehicle == 0 else saved_sun
+    try:
+        seen = {loc}
+        frontier = [loc]
+        steps = 0
+        while frontier and steps < 20:
+            steps += 1
+            nxt = []
+            for here in frontier:
+                for dest in state._destinations(vehicle, here):
+                    if dest == GREENLAND:
+                        return steps
+                    if dest not in seen:
+                        seen.add(dest)
+                        nxt.append(dest)
+            frontier = nxt
+        return None
+    finally:
+        state.sun = saved_sun
+
+
+def moves_affordable(available: int, acted: bool) -> int:
+    """How many moves ``available`` crew pay for in one turn (1, then 2 each; §6)."""
+    if available <= 0:
+        return 0
+    first = 2 if acted else 1
+    if available < first:
+        return 0
+    return 1 + (available - first) // 2
+
+
 def heuristic(state: State, seat: int) -> float:
     """Estimated final points of ``seat`` (higher is better)."""
     from erebus.games.northwest.state import (
@@ -131,20 +171,28 @@ def heuristic(state: State, seat: int) -> float:
         value += REACH_PER_COLUMN * (geo.W - ship_reach_x(state, seat)) * (nxt / 12.0)
 
     # The way home: expected abandonment penalty for each vehicle out on the board.
-    moves_left = COLUMNS_PER_ROUND * (rounds_left + 1)
-    for loc, av, rest, ship in (
-        (ship_loc, SHIP_AV, SHIP_REST, True),
-        (sled_loc, SLED_AV, SLED_REST, False),
+    last_round = state.round >= geo.rounds
+    for v, loc, av, rest in (
+        (SHIP, ship_loc, SHIP_AV, SHIP_REST),
+        (SLED, sled_loc, SLED_AV, SLED_REST),
     ):
         x = _x_of(state, loc)
         if x is None or (x == float(geo.W) and loc < 0):
             continue  # on the player board, lost, or in Greenland
         crew = state.crews[b + av] + state.crews[b + rest]
-        penalty = -rules.abandon_per_crewman * crew - (rules.abandon_ship if ship else 0)
+        penalty = -rules.abandon_per_crewman * crew - (rules.abandon_ship if v == SHIP else 0)
         if penalty <= 0:
             continue
-        distance = geo.W - x
-        risk = 1.0 / (1.0 + math.exp(-(distance - moves_left) / 2.0))
+        if last_round:
+            steps = home_steps(state, v, loc, ice=True)
+            mine = state.current == seat
+            can = moves_affordable(state.crews[b + av], mine and state.acted > 0)
+            risk = 0.0 if steps is not None and steps <= can and not state.passed[seat] else 1.0
+        else:
+            steps = home_steps(state, v, loc, ice=False)
+            distance = (geo.W - x) / 1.5 if steps is None else float(steps)
+            moves_left = COLUMNS_PER_ROUND * (rounds_left + 1) / 1.5
+            risk = 1.0 / (1.0 + math.exp(-(distance - moves_left) / 1.5))
         value -= risk * penalty
 
     # A sled on sea that the next thaw opens goes down with its crew.
