@@ -135,6 +135,7 @@ class MctsBot:
             node = children[action]
             world.apply(action)
             path.append((node, mover))
+        assert rewards is not None
         for n, mover in path:
             n.visits += 1
             n.total += rewards[mover]

@@ -185,8 +185,8 @@ def heuristic(state: State, seat: int) -> float:
             continue
         if last_round:
             steps = home_steps(state, v, loc, ice=True)
-            mine = state.current == seat
-            can = moves_affordable(state.crews[b + av], mine and state.acted > 0)
+            to_act = state.current == seat
+            can = moves_affordable(state.crews[b + av], bool(to_act and state.acted > 0))
             risk = 0.0 if steps is not None and steps <= can and not state.passed[seat] else 1.0
         else:
             steps = home_steps(state, v, loc, ice=False)
