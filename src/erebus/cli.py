@@ -79,6 +79,44 @@ def bench(
     bench_main(game=game, quick=quick)
 
 
+@app.command()
+def tournament(
+    game: Annotated[str, typer.Option(help="Which game to play.")] = "northwest",
+    players: Annotated[int, typer.Option(help="Seats per game.")] = 2,
+    bots: Annotated[
+        str,
+        typer.Option(
+            help="Comma-separated bots (random, greedy, mcts). Fewer than seats: "
+            "the first takes one seat, the last the others."
+        ),
+    ] = "mcts,greedy",
+    games: Annotated[int, typer.Option(help="Games to play; seats rotate every game.")] = 200,
+    jobs: Annotated[int, typer.Option(help="Worker processes (1: in this process).")] = 2,
+    seed: Annotated[
+        int, typer.Option(help="Tournament seed; every game's seed derives from it.")
+    ] = 1,
+    time: Annotated[
+        float | None, typer.Option("--time", help="mcts seconds per move (default 1.0).")
+    ] = None,
+    iterations: Annotated[
+        int | None, typer.Option(help="mcts iterations per move (reproducible, unlike --time).")
+    ] = None,
+    out: Annotated[
+        str | None, typer.Option(help="Write every game record and the summary to this JSON file.")
+    ] = None,
+    plot: Annotated[
+        str | None, typer.Option(help="Score-distribution PNG (default: next to --out).")
+    ] = None,
+) -> None:
+    """Bots against bots: win rates, Elo, and the game's balance figures."""
+    from erebus.tournament import main as tournament_main
+
+    _check_game(game)
+    raise typer.Exit(
+        tournament_main(game, players, bots, games, jobs, seed, time, iterations, out, plot)
+    )
+
+
 def main() -> None:
     """Console-script entry point (``erebus``)."""
     app()
