@@ -71,8 +71,22 @@ def replay(
 def bench(
     game: Annotated[str, typer.Option(help="Which game to measure.")] = "northwest",
     quick: Annotated[bool, typer.Option(help="Shorter runs, noisier figures.")] = False,
+    compare: Annotated[
+        bool,
+        typer.Option(
+            "--compare",
+            help="Compare with OpenSpiel (random moves/s, MCTS simulations/s); "
+            "needs the bench extra: pip install -e '.\\[bench]'.",
+        ),
+    ] = False,
 ) -> None:
-    """Measure the engine's speed (random playouts, legal-action generation)."""
+    """Measure the engine's speed (random playouts, legal-action generation);
+    with --compare, next to OpenSpiel reference points."""
+    if compare:
+        from erebus.bench_compare import main as compare_main
+
+        compare_main(quick=quick)  # without OpenSpiel: prints how to install it
+        raise typer.Exit(0)
     from erebus.bench import main as bench_main
 
     _check_game(game)

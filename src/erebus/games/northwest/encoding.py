@@ -1,0 +1,786 @@
+"""Fixed action indices and a numeric observation of Northwest Passage, for RL.
+
+Reinforcement-learning code needs two things the engine does not give: a
+*fixed* numbering of every action that can ever occur (so a policy network has
+one output per action, and a mask marks the legal ones), and a fixed-shape
+array describing what a seat may see.  Both are defined here, for any
+:class:`~erebus.games.northwest.content.Content`; the numbers below are those
+of the default content (14×8 board, 64 large two-sided tiles ``L01``–``L64``,
+32 small tiles ``S01``–``S32``, display of 4, crew of 7, 2–4 players).
+
+This module is a contract: trained agents depend on it.  Changing an index or
+an offset is a breaking change and must bump :data:`ENCODING_VERSION`.
+
+Action indices
+==============
+
+Every :class:`~erebus.games.northwest.actions.Action` that a state could ever
+list in ``legal_actions()`` has exactly one index in ``0 .. N-1``, independent
+of the state; ``N = action_space_size(content)`` (**132 504** for the default
+content).  Blocks, in this order (``D`` = display size 4, ``C`` = crew 7,
+``W×H`` = 14×8, vehicle ``v`` = 0 ship, 1 sled)::
+
+    index                     count          action
+    0                         1              pass
+    1                         1              end_turn
+    2 + i                     D   (2..5)     draft display slot i
+    6 + v*D + i               2D  (6..13)    draw, vehicle v, display slot i
+    14 + v*6 + p              12  (14..25)   draw, vehicle v, small pile p (rotation class 0..5)
+    26 + v                    2   (26..27)   refresh (and draw), vehicle v
+    28 + v*4 + k              8   (28..35)   k = 0 explore franklin, 1 explore strait,
+                                             2 discover inuit, 3 discover cairn
+    36 + v*(C+1)*(C+2)        2(C+1)(C+2)    transfer paid by vehicle v, with the sled column
+       + a*(C+2) + r          (36..179)      after it = a available (0..C), r resting (0..C+1)
+    180 + v*(W*H+2) + y*W + x 2(W*H+2)       move vehicle v to the tile whose top-left
+                              (180..407)     square is (x, y)
+    180 + v*(W*H+2) + W*H     (292, 406)     move vehicle v to "greenland"
+    180 + v*(W*H+2) + W*H + 1 (293, 407)     move vehicle v to "northwest"
+    408 + v*P + ...           2P             place (P = 66 048 per vehicle, see below)
+
+Moves: ``legal_actions()`` names a destination tile by its top-left square (its
+anchor), so only anchors occur, but every square has an index.
+
+Place block of one vehicle: tiles in content order (``L01``..``L64`` then
+``S01``..``S32``); per tile its orientations in the engine's order (sides
+sorted, ``a`` then ``b``; per side rotations 0..3, quarter turns clockwise);
+per orientation every anchor ``(x, y)`` where the tile fits on the board, row
+by row: ``y`` in ``0..H-h``, ``x`` in ``0..W-w``, offset ``y*(W-w+1) + x``,
+where ``w×h`` is the tile's size in squares in that rotation (a large tile is
+2×1 in rotations 0 and 2 and 1×2 in 1 and 3).  So with the default content a
+large tile owns 2 sides × (2×13·8 + 2×14·7) = 808 indices, starting at
+``808*(n-1)`` for ``L<n>``, a small tile 4 × 14·8 = 448, starting at
+``51 712 + 448*(n-1)`` for ``S<n>``; inside a large tile, side ``a`` rotation 0
+starts at +0, rotation 1 at +104, 2 at +202, 3 at +306, side ``b`` at +404.
+Small tiles only have side ``a``; their four rotations are distinct indices
+even when the pattern looks the same (the engine lists them separately).
+
+:func:`action_to_index` raises ``ValueError`` for an action outside this space
+(unknown tile, off the board, a field a kind does not use, …);
+:func:`index_to_action` raises ``ValueError`` for an index outside ``0..N-1``.
+:func:`legal_mask` is a ``numpy.int8`` array of length ``N`` with 1 exactly at
+the indices of ``state.legal_actions()`` (all zeros once the game is over).
+
+Observation
+===========
+
+``observe(state, seat)`` is a flat ``numpy.float32`` vector of fixed length
+``observation_size(content)`` (**4 455** for the default content), the same for
+every player count: per-seat data is padded to the content's maximum player
+count ``M`` (4).  It is computed from public fields only — never the seed, the
+generator state or the bag's order — so it is a function of ``state.view(seat)``
+(resampling the hidden bag order does not change it).  Values are raw numbers
+(counts, points, flags 0/1), not normalised.  Seats are **relative to the
+observer**: seat slot ``k`` is seat ``(seat + k) % players``; slots ``k >=
+players`` are all zeros.  :func:`observation_layout` gives every block's
+offset and shape; :func:`split_observation` cuts a vector into named arrays.
+
+Blocks, in order (offsets for the default content)::
+
+    name       offset  shape               contents
+    squares    0       (28, H, W)=(28,8,14) per-square planes, [plane, y, x]
+    vertices   3136    (3, H+1, W+1)        per-vertex planes, [plane, y, x]
+    seats      3541    (M, 30) = (4, 30)    per-seat scalars, [slot, feature]
+    reserves   3661    (M, T) = (4, 96)     1 if the seat's reserve holds tile t
+    globals    4045    (26,)                game-wide scalars
+    display    4071    (D, T) = (4, 96)     1 if display slot i shows tile t
+
+``T`` is the number of tiles, in content order (tile index ``t`` is the
+position of its id in ``content.tiles``).
+
+Square planes (:data:`SQUARE_PLANES`): 0 ``occupied`` (a placed, hole-filled or
+printed tile covers it); 1 ``printed`` (a printed board square); 2–9 corner
+terrain as ``land``/``sea`` pairs for the NW, NE, SE, SW corner (both 0: not yet
+fixed); 10 ``frozen``; 11 ``zone`` (the scoring multiplier 1–3); 12–15 a token
+lies here: ``inuit``, ``cairn``, ``franklin``, ``strait``; 16 ``joined_east`` /
+17 ``joined_south`` (the square and its east / south neighbour are the same
+tile); 18 ``greenland_gate`` / 19 ``northwest_gate`` (the arrows' squares); then
+for each seat slot ``k``: ``20+2k`` ``ship_k`` / ``21+2k`` ``sled_k`` (every
+square of the tile that vehicle stands on; a vehicle on an arrow, on the player
+board or lost is in the seat features instead).
+
+Vertex planes (:data:`VERTEX_PLANES`): 0 ``land``, 1 ``sea`` (fixed terrain;
+both 0 means open), 2 ``border`` (a printed border vertex).
+
+Seat features (:data:`SEAT_FEATURES`), per slot: 0 ``present``, 1 ``to_act``,
+2 ``passed`` (this round), 3 ``order`` (1-based place in this round's turn
+order, 0 if not in it), 4 ``ship_available``, 5 ``ship_resting``, 6
+``sled_available``, 7 ``sled_resting``, 8 ``crew_lost``, 9–13 tokens held:
+``inuit``, ``cairn``, ``franklin``, ``strait``, ``cartography``, 14
+``nw_reached``, 15 ``nw_value``, 16 ``returned``, 17 ``return_order`` (1 = first
+back, 0 = not back), 18 ``gl_value``, 19 ``score``, 20 ``ship_on_board``, 21
+``ship_at_greenland``, 22 ``ship_at_northwest``, 23 ``sled_on_board``, 24
+``sled_at_greenland``, 25 ``sled_at_northwest``, 26 ``sled_on_player_board``,
+27 ``sled_lost``, 28 ``reserve_large`` / 29 ``reserve_small`` (counts).
+
+Global features (:data:`GLOBAL_FEATURES`): 0 ``players``, 1 ``round`` (0 =
+draft), 2 ``sun`` (1..7), 3 ``frozen_rows``, 4 ``draft``, 5 ``over``, 6
+``acted`` (actions already taken this turn), 7 ``pending_ship`` / 8
+``pending_sled`` (a refresh by that vehicle awaits its free draw), 9
+``bag_size``, 10–15 ``pile_0``..``pile_5`` (small tiles left per rotation
+class), 16 ``display_size``, 17–21 token supply left: ``supply_inuit``,
+``supply_cairn``, ``supply_franklin``, ``supply_strait``,
+``supply_cartography``, 22 ``nw_left`` / 23 ``nw_next`` (Northwest Passage
+tokens left and the value of the next one, 0 if none), 24 ``gl_left`` / 25
+``gl_next`` (the same for Greenland).
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from erebus.games.northwest.actions import DISCOVER_TOKENS, EXPLORE_TOKENS, VEHICLES, Action
+from erebus.games.northwest.content import ALL_TOKEN_KINDS, TOKEN_KINDS, Content, default_content
+from erebus.games.northwest.geometry import Geometry
+from erebus.games.northwest.state import (
+    CREW_FIELDS,
+    GREENLAND,
+    LOST,
+    NORTHWEST,
+    PLAYER_BOARD,
+    State,
+    geometry_for,
+)
+
+ENCODING_VERSION = 1
+"""Bumped whenever an action index or an observation offset changes."""
+
+ARROW_DESTINATIONS = ("greenland", "northwest")
+TAKE_ACTIONS = tuple(("explore", t) for t in EXPLORE_TOKENS) + tuple(
+    ("discover", t) for t in DISCOVER_TOKENS
+)
+"""The (kind, token) pairs of the explore/discover block, in index order."""
+
+N_PILES = 6
+
+Mask = npt.NDArray[np.int8]
+Observation = npt.NDArray[np.float32]
+
+
+# ============================================================== action space
+
+
+class ActionSpace:
+    """The fixed action numbering of one content (see the module docstring).
+
+    Build it with :func:`action_space`, which caches one per content object.
+    """
+
+    def __init__(self, content: Content) -> None:
+        geo = geometry_for(content)
+        self.content = content
+        self._geo = geo
+        self.W = W = geo.W
+        self.H = H = geo.H
+        self.display_size = D = content.rules.display_size
+        crew = content.rules.crew
+        self.n_sled_available = crew + 1
+        self.n_sled_resting = crew + 2
+        off = 2  # 0 pass, 1 end_turn
+        self.draft_base = off
+        off += D
+        self.draw_display_base = off
+        off += 2 * D
+        self.draw_pile_base = off
+        off += 2 * N_PILES
+        self.refresh_base = off
+        off += 2
+        self.take_base = off
+        off += 2 * len(TAKE_ACTIONS)
+        self.transfer_per = self.n_sled_available * self.n_sled_resting
+        self.transfer_base = off
+        off += 2 * self.transfer_per
+        self.move_per = W * H + len(ARROW_DESTINATIONS)
+        self.move_base = off
+        off += 2 * self.move_per
+        self.place_base = off
+        # Place blocks of one vehicle: (start, orientation index, anchors per row).
+        self._block_start: list[int] = []
+        self._block: list[tuple[int, int]] = []
+        self._orient_start: dict[int, int] = {}
+        p = 0
+        for t in range(geo.n_tiles):
+            for oi in geo.orients_of[t]:
+                o = geo.orientations[oi]
+                nx, ny = W - o.w + 1, H - o.h + 1
+                if nx <= 0 or ny <= 0:
+                    continue
+                self._orient_start[oi] = p
+                self._block_start.append(p)
+                self._block.append((oi, nx))
+                p += nx * ny
+        self.place_per = p
+        self.size = off + 2 * p
+        self._memo: dict[Action, int] = {}
+
+    # -- index -> action --------------------------------------------------
+
+    def action(self, i: int) -> Action:
+        """The action with index ``i``; ``ValueError`` outside ``0..size-1``."""
+        if isinstance(i, bool) or not isinstance(i, int | np.integer):
+            raise ValueError(f"an action index is an integer, not {i!r}")
+        i = int(i)
+        if not 0 <= i < self.size:
+            raise ValueError(f"action index {i} is outside 0..{self.size - 1}")
+        if i == 0:
+            return Action("pass")
+        if i == 1:
+            return Action("end_turn")
+        D = self.display_size
+        if i < self.draw_display_base:
+            return Action.draft(i - self.draft_base)
+        if i < self.draw_pile_base:
+            v, slot = divmod(i - self.draw_display_base, D)
+            return Action.draw_display(VEHICLES[v], slot)
+        if i < self.refresh_base:
+            v, pile = divmod(i - self.draw_pile_base, N_PILES)
+            return Action.draw_pile(VEHICLES[v], pile)
+        if i < self.take_base:
+            return Action("refresh", VEHICLES[i - self.refresh_base])
+        if i < self.transfer_base:
+            v, k = divmod(i - self.take_base, len(TAKE_ACTIONS))
+            kind, token = TAKE_ACTIONS[k]
+            return Action(kind, VEHICLES[v], token=token)
+        if i < self.move_base:
+            v, rest = divmod(i - self.transfer_base, self.transfer_per)
+            a, r = divmod(rest, self.n_sled_resting)
+            return Action.transfer(VEHICLES[v], a, r)
+        if i < self.place_base:
+            v, rest = divmod(i - self.move_base, self.move_per)
+            sq = self.W * self.H
+            if rest >= sq:
+                return Action.move(VEHICLES[v], ARROW_DESTINATIONS[rest - sq])
+            y, x = divmod(rest, self.W)
+            return Action.move(VEHICLES[v], (x, y))
+        v, rest = divmod(i - self.place_base, self.place_per)
+        b = bisect.bisect_right(self._block_start, rest) - 1
+        oi, nx = self._block[b]
+        y, x = divmod(rest - self._block_start[b], nx)
+        geo = self._geo
+        o = geo.orientations[oi]
+        return Action.place(VEHICLES[v], geo.tile_ids[o.tile], x, y, o.rotation, o.side)
+
+    # -- action -> index --------------------------------------------------
+
+    def index(self, action: Action) -> int:
+        """The index of ``action``; ``ValueError`` if it is not in the space."""
+        i = self._memo.get(action) if isinstance(action, Action) else None
+        if i is not None:
+            return i
+        if not isinstance(action, Action):
+            raise ValueError(f"not an action: {action!r}")
+        i = self._compute_index(action)
+        if self.action(i) != action:
+            raise ValueError(f"{action!r} is not in the action space (a field is out of place)")
+        self._memo[action] = i
+        return i
+
+    def indices(self, actions: Iterable[Action]) -> list[int]:
+        """The indices of ``actions``, in order."""
+        memo = self._memo
+        out = []
+        for a in actions:
+            i = memo.get(a)
+            out.append(self.index(a) if i is None else i)
+        return out
+
+    def _compute_index(self, a: Action) -> int:
+        k = a.kind
+        if k == "pass":
+            return 0
+        if k == "end_turn":
+            return 1
+        if k == "draft":
+            return self.draft_base + _in_range(a.slot, self.display_size, "display slot")
+        v = _vehicle(a.vehicle)
+        if k == "draw":
+            if a.source == "display":
+                D = self.display_size
+                return self.draw_display_base + v * D + _in_range(a.slot, D, "display slot")
+            if a.source == "pile":
+                return self.draw_pile_base + v * N_PILES + _in_range(a.pile, N_PILES, "pile")
+            raise ValueError(f"unknown draw source {a.source!r}")
+        if k == "refresh":
+            return self.refresh_base + v
+        if k in ("explore", "discover"):
+            if (k, a.token) not in TAKE_ACTIONS:
+                raise ValueError(f"{k} cannot take a {a.token!r} token")
+            return self.take_base + v * len(TAKE_ACTIONS) + TAKE_ACTIONS.index((k, a.token))
+        if k == "transfer":
+            sa = _in_range(a.sled_available, self.n_sled_available, "sled available")
+            sr = _in_range(a.sled_resting, self.n_sled_resting, "sled resting")
+            return self.transfer_base + v * self.transfer_per + sa * self.n_sled_resting + sr
+        if k == "move":
+            base = self.move_base + v * self.move_per
+            to = a.to
+            if isinstance(to, str):
+                if to not in ARROW_DESTINATIONS:
+                    raise ValueError(f"unknown move destination {to!r}")
+                return base + self.W * self.H + ARROW_DESTINATIONS.index(to)
+            if isinstance(to, tuple) and len(to) == 2:
+                x = _in_range(to[0], self.W, "x")
+                y = _in_range(to[1], self.H, "y")
+                return base + y * self.W + x
+            raise ValueError(f"a move needs [x, y] or an arrow, not {to!r}")
+        if k == "place":
+            geo = self._geo
+            t = geo.tile_index.get(a.tile) if isinstance(a.tile, str) else None
+            if t is None:
+                raise ValueError(f"there is no tile {a.tile!r}")
+            sides = sorted(geo.tiles[t].sides)
+            if a.side not in sides:
+                raise ValueError(f"tile {a.tile} has no side {a.side!r}")
+            rot = _in_range(a.rotation, 4, "rotation")
+            oi = geo.orients_of[t][sides.index(a.side) * 4 + rot]
+            start = self._orient_start.get(oi)
+            if start is None:
+                raise ValueError(f"tile {a.tile} does not fit on the board in that rotation")
+            o = geo.orientations[oi]
+            nx = self.W - o.w + 1
+            x = _in_range(a.x, nx, "x")
+            y = _in_range(a.y, self.H - o.h + 1, "y")
+            return self.place_base + v * self.place_per + start + y * nx + x
+        raise ValueError(f"unknown action kind {k!r}")
+
+    # -- masks ------------------------------------------------------------
+
+    def mask(self, state: State) -> Mask:
+        """``int8`` array of length :attr:`size`: 1 at every legal action's index."""
+        m = np.zeros(self.size, dtype=np.int8)
+        legal = state.legal_actions()
+        if legal:
+            m[self.indices(legal)] = 1
+        return m
+
+
+def _in_range(value: object, n: int, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < n:
+        raise ValueError(f"{what} must be an integer in 0..{n - 1}, not {value!r}")
+    return value
+
+
+def _vehicle(name: str | None) -> int:
+    if name not in VEHICLES:
+        raise ValueError(f"unknown vehicle {name!r}")
+    return VEHICLES.index(name)
+
+
+_SPACES: dict[int, ActionSpace] = {}
+
+
+def action_space(content: Content | None = None) -> ActionSpace:
+    """The :class:`ActionSpace` of ``content`` (default content if None), cached."""
+    content = content or default_content()
+    space = _SPACES.get(id(content))
+    if space is None or space.content is not content:
+        space = ActionSpace(content)
+        _SPACES[id(content)] = space
+    return space
+
+
+def action_space_size(content: Content | None = None) -> int:
+    """Number of action indices ``N`` (132 504 for the default content)."""
+    return action_space(content).size
+
+
+def action_to_index(action: Action, content: Content | None = None) -> int:
+    """The fixed index of ``action``; ``ValueError`` if it is outside the space."""
+    return action_space(content).index(action)
+
+
+def index_to_action(i: int, content: Content | None = None) -> Action:
+    """The action with fixed index ``i``; ``ValueError`` if ``i`` is out of range."""
+    return action_space(content).action(i)
+
+
+def legal_indices(state: State) -> list[int]:
+    """Indices of ``state.legal_actions()``, in the engine's order."""
+    return action_space(state.content).indices(state.legal_actions())
+
+
+def legal_mask(state: State) -> Mask:
+    """``int8`` 0/1 array of length ``N``, 1 exactly at the legal actions' indices."""
+    return action_space(state.content).mask(state)
+
+
+# ============================================================== observation
+
+SQUARE_PLANES_FIXED = (
+    "occupied",
+    "printed",
+    "nw_land",
+    "nw_sea",
+    "ne_land",
+    "ne_sea",
+    "se_land",
+    "se_sea",
+    "sw_land",
+    "sw_sea",
+    "frozen",
+    "zone",
+    *(f"token_{k}" for k in TOKEN_KINDS),
+    "joined_east",
+    "joined_south",
+    "greenland_gate",
+    "northwest_gate",
+)
+VERTEX_PLANES = ("land", "sea", "border")
+SEAT_FEATURES = (
+    "present",
+    "to_act",
+    "passed",
+    "order",
+    "ship_available",
+    "ship_resting",
+    "sled_available",
+    "sled_resting",
+    "crew_lost",
+    *ALL_TOKEN_KINDS,
+    "nw_reached",
+    "nw_value",
+    "returned",
+    "return_order",
+    "gl_value",
+    "score",
+    "ship_on_board",
+    "ship_at_greenland",
+    "ship_at_northwest",
+    "sled_on_board",
+    "sled_at_greenland",
+    "sled_at_northwest",
+    "sled_on_player_board",
+    "sled_lost",
+    "reserve_large",
+    "reserve_small",
+)
+GLOBAL_FEATURES = (
+    "players",
+    "round",
+    "sun",
+    "frozen_rows",
+    "draft",
+    "over",
+    "acted",
+    "pending_ship",
+    "pending_sled",
+    "bag_size",
+    *(f"pile_{c}" for c in range(N_PILES)),
+    "display_size",
+    *(f"supply_{k}" for k in ALL_TOKEN_KINDS),
+    "nw_left",
+    "nw_next",
+    "gl_left",
+    "gl_next",
+)
+_BINARY_SEAT = {
+    "present",
+    "to_act",
+    "passed",
+    "nw_reached",
+    "returned",
+    "ship_on_board",
+    "ship_at_greenland",
+    "ship_at_northwest",
+    "sled_on_board",
+    "sled_at_greenland",
+    "sled_at_northwest",
+    "sled_on_player_board",
+    "sled_lost",
+}
+_BINARY_GLOBAL = {"draft", "over", "pending_ship", "pending_sled"}
+SCORE_BOUND = 1000.0
+"""Bound of ``score`` in :func:`observation_bounds` (−1000..1000)."""
+COUNT_BOUND = 255.0
+"""Upper bound of the other non-flag scalars in :func:`observation_bounds`."""
+
+
+def square_planes(max_seats: int) -> tuple[str, ...]:
+    """Names of the per-square planes, in order, for ``max_seats`` seat slots."""
+    vehicles = tuple(f"{v}_{k}" for k in range(max_seats) for v in VEHICLES)
+    return SQUARE_PLANES_FIXED + vehicles
+
+
+SQUARE_PLANES = square_planes(4)
+"""Square plane names for the default content (4 seat slots)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    """One named block of the observation vector."""
+
+    name: str
+    offset: int
+    shape: tuple[int, ...]
+
+    @property
+    def size(self) -> int:
+        return int(np.prod(self.shape))
+
+    @property
+    def end(self) -> int:
+        return self.offset + self.size
+
+
+def max_seats(content: Content | None = None) -> int:
+    """Seat slots of the observation: the content's largest player count."""
+    return max((content or default_content()).rules.arrow_tokens)
+
+
+def observation_layout(content: Content | None = None) -> dict[str, Block]:
+    """The observation's blocks by name, in order (see the module docstring)."""
+    content = content or default_content()
+    geo = geometry_for(content)
+    M = max_seats(content)
+    shapes = (
+        ("squares", (len(square_planes(M)), geo.H, geo.W)),
+        ("vertices", (len(VERTEX_PLANES), geo.H + 1, geo.W + 1)),
+        ("seats", (M, len(SEAT_FEATURES))),
+        ("reserves", (M, geo.n_tiles)),
+        ("globals", (len(GLOBAL_FEATURES),)),
+        ("display", (content.rules.display_size, geo.n_tiles)),
+    )
+    out: dict[str, Block] = {}
+    off = 0
+    for name, shape in shapes:
+        block = Block(name, off, shape)
+        out[name] = block
+        off = block.end
+    return out
+
+
+def observation_size(content: Content | None = None) -> int:
+    """Length of the observation vector (4 455 for the default content)."""
+    return list(observation_layout(content).values())[-1].end
+
+
+def split_observation(
+    obs: npt.NDArray[np.float32], content: Content | None = None
+) -> dict[str, npt.NDArray[np.float32]]:
+    """Views of ``obs`` per block, reshaped (e.g. ``out["squares"][plane, y, x]``)."""
+    return {
+        name: obs[b.offset : b.end].reshape(b.shape)
+        for name, b in observation_layout(content).items()
+    }
+
+
+def observation_bounds(content: Content | None = None) -> tuple[Observation, Observation]:
+    """(low, high) arrays of the observation, for a ``gymnasium.spaces.Box``.
+
+    Flags and planes are 0..1, ``zone`` 1..3 (0 never occurs but is allowed),
+    ``score`` −1000..1000, every other count or value 0..255.
+    """
+    content = content or default_content()
+    layout = observation_layout(content)
+    n = observation_size(content)
+    low = np.zeros(n, dtype=np.float32)
+    high = np.ones(n, dtype=np.float32)
+    sq = layout["squares"]
+    plane = sq.shape[1] * sq.shape[2]
+    z = SQUARE_PLANES_FIXED.index("zone")
+    high[sq.offset + z * plane : sq.offset + (z + 1) * plane] = max(content.board.zones)
+    seats = split_observation(high, content)["seats"]
+    seats_low = split_observation(low, content)["seats"]
+    for f, name in enumerate(SEAT_FEATURES):
+        if name == "score":
+            seats[:, f] = SCORE_BOUND
+            seats_low[:, f] = -SCORE_BOUND
+        elif name not in _BINARY_SEAT:
+            seats[:, f] = COUNT_BOUND
+    glob = split_observation(high, content)["globals"]
+    for f, name in enumerate(GLOBAL_FEATURES):
+        if name not in _BINARY_GLOBAL:
+            glob[f] = COUNT_BOUND
+    return low, high
+
+
+def _bits(mask: int, nbits: int) -> npt.NDArray[np.uint8]:
+    """The bits of a non-negative integer as a 0/1 array, lowest bit first."""
+    nbytes = (nbits + 7) // 8
+    raw = (mask & ((1 << (8 * nbytes)) - 1)).to_bytes(nbytes, "little")
+    return np.unpackbits(np.frombuffer(raw, dtype=np.uint8), bitorder="little")
+
+
+class ObservationEncoder:
+    """Precomputed index arrays turning a state into the observation vector."""
+
+    def __init__(self, content: Content) -> None:
+        geo: Geometry = geometry_for(content)
+        self.content = content
+        self._geo = geo
+        self.layout = observation_layout(content)
+        self.size = observation_size(content)
+        self.max_seats = max_seats(content)
+        W, H, S = geo.W, geo.H, geo.S
+        self.nbits = geo.size
+        ys, xs = np.mgrid[0:H, 0:W]
+        self.sq = (xs + S * ys).astype(np.intp)
+        self.corners = (self.sq, self.sq + 1, self.sq + S + 1, self.sq + S)  # NW NE SE SW
+        vy, vx = np.mgrid[0 : H + 1, 0 : W + 1]
+        self.vx = (vx + S * vy).astype(np.intp)
+        self.zone = np.asarray(geo.zone_of, dtype=np.float32)[self.sq]
+        self.border = _bits(geo.border_vertices, self.nbits)[self.vx].astype(np.float32)
+        gate_g = np.zeros((H, W), dtype=np.float32)
+        gate_n = np.zeros((H, W), dtype=np.float32)
+        gx, gy = geo.xy(geo.greenland_square)
+        nx, ny = geo.xy(geo.northwest_square)
+        gate_g[gy, gx] = 1
+        gate_n[ny, nx] = 1
+        self.gates = (gate_g, gate_n)
+        self.large = np.array([t.large for t in geo.tiles], dtype=bool)
+
+    def encode(self, st: State, seat: int) -> Observation:
+        if isinstance(seat, bool) or not isinstance(seat, int | np.integer) or not 0 <= seat < st.n:
+            raise ValueError(f"no seat {seat!r} in a {st.n}-player game")
+        seat = int(seat)
+        geo = self._geo
+        out = np.zeros(self.size, dtype=np.float32)
+        L = self.layout
+
+        # -- squares
+        sqb = L["squares"]
+        planes = out[sqb.offset : sqb.end].reshape(sqb.shape)
+        sq_tile = np.asarray(st.sq_tile, dtype=np.int64)
+        tiles = sq_tile[self.sq]
+        planes[0] = tiles >= 0
+        planes[1] = tiles >= geo.n_tiles
+        land = _bits(st.land, self.nbits)
+        sea = _bits(st.sea, self.nbits)
+        for c, idx in enumerate(self.corners):
+            planes[2 + 2 * c] = land[idx]
+            planes[3 + 2 * c] = sea[idx]
+        planes[10] = _bits(geo.frozen_by_sun[st.sun], self.nbits)[self.sq]
+        planes[11] = self.zone
+        toks = np.asarray(st.board_tokens, dtype=np.int64)[self.sq]
+        for k in range(len(TOKEN_KINDS)):
+            planes[12 + k] = toks == k + 1
+        planes[16] = (tiles >= 0) & (sq_tile[self.sq + 1] == tiles)
+        planes[17] = (tiles >= 0) & (sq_tile[self.sq + geo.S] == tiles)
+        planes[18], planes[19] = self.gates
+        base = len(SQUARE_PLANES_FIXED)
+
+        # -- vertices
+        vb = L["vertices"]
+        vplanes = out[vb.offset : vb.end].reshape(vb.shape)
+        vplanes[0] = land[self.vx]
+        vplanes[1] = sea[self.vx]
+        vplanes[2] = self.border
+
+        # -- seats and reserves
+        sb, rb = L["seats"], L["reserves"]
+        seats = out[sb.offset : sb.end].reshape(sb.shape)
+        reserves = out[rb.offset : rb.end].reshape(rb.shape)
+        n = st.n
+        order = st.order
+        current = st.current_player
+        F = {name: f for f, name in enumerate(SEAT_FEATURES)}
+        for k in range(min(n, self.max_seats)):
+            s = (seat + k) % n
+            row = seats[k]
+            row[F["present"]] = 1
+            row[F["to_act"]] = current == s
+            row[F["passed"]] = st.passed[s]
+            row[F["order"]] = order.index(s) + 1 if s in order else 0
+            b = CREW_FIELDS * s
+            row[F["ship_available"] : F["crew_lost"] + 1] = st.crews[b : b + CREW_FIELDS]
+            nk = len(ALL_TOKEN_KINDS)
+            row[F[ALL_TOKEN_KINDS[0]] : F[ALL_TOKEN_KINDS[0]] + nk] = st.ptok[nk * s : nk * s + nk]
+            row[F["nw_reached"]] = st.nw_reached[s]
+            row[F["nw_value"]] = st.nw_value[s] or 0
+            row[F["returned"]] = st.ret_order[s] > 0
+            row[F["return_order"]] = st.ret_order[s]
+            row[F["gl_value"]] = st.gl_value[s] or 0
+            row[F["score"]] = st.score[s]
+            for v, vname in enumerate(VEHICLES):
+                loc = st.loc[2 * s + v]
+                if loc >= 0:
+                    row[F[f"{vname}_on_board"]] = 1
+                    planes[base + 2 * k + v] = tiles == loc
+                elif loc == GREENLAND:
+                    row[F[f"{vname}_at_greenland"]] = 1
+                elif loc == NORTHWEST:
+                    row[F[f"{vname}_at_northwest"]] = 1
+                elif loc == PLAYER_BOARD:
+                    row[F["sled_on_player_board"]] = 1
+                elif loc == LOST:
+                    row[F["sled_lost"]] = 1
+            res = st.reserves[s]
+            if res:
+                reserves[k, res] = 1
+                n_large = int(self.large[res].sum())
+                row[F["reserve_large"]] = n_large
+                row[F["reserve_small"]] = len(res) - n_large
+
+        # -- globals
+        gb = L["globals"]
+        g = out[gb.offset : gb.end]
+        G = {name: f for f, name in enumerate(GLOBAL_FEATURES)}
+        g[G["players"]] = n
+        g[G["round"]] = st.round
+        g[G["sun"]] = st.sun
+        g[G["frozen_rows"]] = geo.frozen_rows[st.sun]
+        g[G["draft"]] = st.round == 0
+        g[G["over"]] = st.over
+        g[G["acted"]] = st.acted
+        if st.pending >= 0:
+            g[G["pending_ship"] + st.pending] = 1
+        g[G["bag_size"]] = len(st.bag)
+        g[G["pile_0"] : G["pile_0"] + N_PILES] = st.pile_counts
+        g[G["display_size"]] = len(st.disp)
+        g[G["supply_inuit"] : G["supply_inuit"] + len(ALL_TOKEN_KINDS)] = st.supply
+        g[G["nw_left"]] = len(st.nw_left)
+        g[G["nw_next"]] = st.nw_left[0] if st.nw_left else 0
+        g[G["gl_left"]] = len(st.gl_left)
+        g[G["gl_next"]] = st.gl_left[0] if st.gl_left else 0
+
+        # -- display
+        db = L["display"]
+        disp = out[db.offset : db.end].reshape(db.shape)
+        for i, t in enumerate(st.disp[: db.shape[0]]):
+            disp[i, t] = 1
+        return out
+
+
+_ENCODERS: dict[int, ObservationEncoder] = {}
+
+
+def observation_encoder(content: Content | None = None) -> ObservationEncoder:
+    """The cached :class:`ObservationEncoder` of ``content``."""
+    content = content or default_content()
+    enc = _ENCODERS.get(id(content))
+    if enc is None or enc.content is not content:
+        enc = ObservationEncoder(content)
+        _ENCODERS[id(content)] = enc
+    return enc
+
+
+def observe(state: State, seat: int) -> Observation:
+    """The observation vector of ``seat`` (public information only; see the docstring)."""
+    return observation_encoder(state.content).encode(state, seat)
+
+
+__all__ = [
+    "ENCODING_VERSION",
+    "GLOBAL_FEATURES",
+    "SEAT_FEATURES",
+    "SQUARE_PLANES",
+    "VERTEX_PLANES",
+    "ActionSpace",
+    "Block",
+    "ObservationEncoder",
+    "action_space",
+    "action_space_size",
+    "action_to_index",
+    "index_to_action",
+    "legal_indices",
+    "legal_mask",
+    "observation_bounds",
+    "observation_encoder",
+    "observation_layout",
+    "observation_size",
+    "observe",
+    "split_observation",
+]

@@ -1,0 +1,64 @@
+"""``erebus bench --compare``: the OpenSpiel comparison runs, and degrades gracefully.
+
+The figures are timings, so only their shape is checked: every key present,
+every rate and ratio positive.  Budgets are tiny (a few seconds in all).
+"""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from rich.console import Console
+from typer.testing import CliRunner
+
+from erebus import bench_compare
+from erebus.cli import app
+
+HAVE_PYSPIEL = bench_compare.load_pyspiel() is not None
+TINY = bench_compare.Budgets(random_s=0.05, mcts_s=0.1, mcts_moves=1, reps=3)
+
+RATES = (
+    "ours_random_moves_per_s",
+    "ours_policy_moves_per_s",
+    "theirs_random_moves_per_s",
+    "ours_mcts_sims_per_s",
+    "theirs_mcts_sims_per_s",
+)
+RATIOS = ("random_moves_ratio", "policy_moves_ratio", "mcts_sims_ratio")
+
+
+@pytest.mark.skipif(
+    not HAVE_PYSPIEL,
+    reason="OpenSpiel (pyspiel) is not installed; install it with: pip install -e '.[bench]'",
+)
+def test_quick_comparison_reports_positive_figures() -> None:
+    out = io.StringIO()
+    figures = bench_compare.main(console=Console(file=out, width=200), budgets=TINY)
+    for key in (*RATES, *RATIOS):
+        assert figures[key] > 0, key
+    for key in RATES:
+        assert figures[key.replace("_per_s", "_spread")] >= 0
+    assert figures["reps"] == TINY.reps
+    assert figures["random_moves_ratio"] == pytest.approx(
+        figures["ours_random_moves_per_s"] / figures["theirs_random_moves_per_s"]
+    )
+    assert figures["mcts_sims_ratio"] == pytest.approx(
+        figures["ours_mcts_sims_per_s"] / figures["theirs_mcts_sims_per_s"]
+    )
+    text = out.getvalue()
+    assert "MCTS simulations/s" in text
+    assert "one iteration" in text  # the footnote defines what a simulation is
+
+
+def test_without_openspiel_prints_the_install_hint_and_exits_0(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(bench_compare, "load_pyspiel", lambda: None)
+    out = io.StringIO()
+    assert bench_compare.main(console=Console(file=out, width=200)) == {}
+    assert "pip install -e '.[bench]'" in out.getvalue()
+
+    result = CliRunner().invoke(app, ["bench", "--compare", "--quick"])
+    assert result.exit_code == 0, result.output
+    assert "pip install -e '.[bench]'" in result.output
