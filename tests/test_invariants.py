@@ -10,14 +10,13 @@ completed, sleds deployed and lost, ships reach the arrows.
 recomputes the legal actions from the rules text through the public queries.
 The plain seeded games use a greedy-ish policy and also check that the games
 really visit the interesting parts of the rules.  The tests at the end are
-minimal reproductions of engine bugs found this way (strict xfails).
+minimal reproductions of engine bugs found this way (now regression tests).
 
 Set ``EREBUS_FUZZ=1`` for a ten times longer, randomised (not derandomised) run.
 """
 
 from __future__ import annotations
 
-import functools
 import itertools
 import json
 import os
@@ -348,8 +347,6 @@ class LegalOracle:
             return set()
         if sled is None and not self.deployable(ship):
             return set()
-        if state.acted and not _transfer_pays_surcharge():
-            cost = 1  # known engine bug: test_transfer_as_further_action_pays_the_surcharge
         c = state.crew(seat)
         total_av = c["ship"]["available"] + c["sled"]["available"] - cost
         total_rest = c["ship"]["resting"] + c["sled"]["resting"] + cost
@@ -549,8 +546,6 @@ class Invariants:
         assert sum(e.count for e in spent) == cost, f"{action} cost {cost}, spent {spent}"
         assert all(e.seat == seat and e.vehicle == action.vehicle for e in spent)
         if cost and "Passed" not in names and "RoundEnded" not in names:
-            if k == "transfer" and acted and not _transfer_pays_surcharge():
-                return  # known engine bug: test_transfer_as_further_action_pays_the_surcharge
             paid = avail - _available(state, seat)
             assert paid == cost, f"{action} cost {cost} but {paid} crewmen went to rest"
 
@@ -1064,11 +1059,6 @@ def _transfer_scenario() -> tuple[State, int, int]:
     return state, seat, c["ship"]["resting"] + c["sled"]["resting"]
 
 
-@functools.cache
-def _transfer_pays_surcharge() -> bool:
-    return _transfer_scenario()[2] == 3
-
-
 def _canonical(state: State, action: Action) -> Action:
     """The action with a move's ``to`` turned into the top-left square of the
     destination tile: the API lets ``to`` be any square of the tile."""
@@ -1263,10 +1253,6 @@ def test_corrupt_saves_raise_value_error(midgame: State, data: st.DataObject) ->
         restored = State.from_json(d)
     except ValueError:
         return
-    except (IndexError, OverflowError) as exc:
-        if _still_crashes(type(exc)):
-            return  # known engine bug: test_damaged_save_raises_value_error
-        raise
     json.dumps(restored.to_json())
 
 
@@ -1276,16 +1262,13 @@ def test_bad_player_counts_are_refused(players: Any) -> None:
         game.new_game(players, 1)
 
 
-# --------------------------------------------------------------------------- known engine bugs
-# Minimal reproductions of bugs the invariants found.  They are strict xfails: once
-# the engine is fixed they pass, pytest reports XPASS as a failure, and the mark
-# (and the matching allowance in ``Invariants``, which then checks it in every
-# random game on its own) can go.
+# --------------------------------------------------------------------------- fixed engine bugs
+# Minimal reproductions of bugs the invariants found, kept as regression tests.
 
 
 # Damaged saves on which State.from_json raises something else than ValueError.
 CORRUPT_SAVE_CRASHES: dict[type[Exception], tuple[str, Any]] = {
-    # _consistency_problem() runs outside the try that turns errors into ValueError.
+    # _consistency_problem() once ran outside the try that turns errors into ValueError.
     IndexError: ("piles", []),
     # int(float("inf")); json.loads reads Infinity.
     OverflowError: ("acted", float("inf")),
@@ -1298,41 +1281,16 @@ def _damaged_save(key: str, value: Any) -> dict[str, Any]:
     return d
 
 
-@functools.cache
-def _still_crashes(exc: type[Exception]) -> bool:
-    try:
-        State.from_json(_damaged_save(*CORRUPT_SAVE_CRASHES[exc]))
-    except exc:
-        return True
-    except ValueError:
-        return False
-    return False
-
-
-@pytest.mark.xfail(
-    strict=True,
-    raises=(IndexError, OverflowError),
-    reason="engine bug: State.from_json raises IndexError for a save with a short 'piles' "
-    "list (_consistency_problem() runs outside the try that turns errors into ValueError) "
-    "and OverflowError for Infinity in an integer field",
-)
 @pytest.mark.parametrize("exc", list(CORRUPT_SAVE_CRASHES), ids=lambda e: e.__name__)
 def test_damaged_save_raises_value_error(exc: type[Exception]) -> None:
     with pytest.raises(ValueError):
         State.from_json(_damaged_save(*CORRUPT_SAVE_CRASHES[exc]))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="engine bug: a transfer taken as a further action (cost 1 + 1) rests only 1 "
-    "crewman, though CrewSpent reports 2: _check_transfer computes the columns with a "
-    "fixed payment of 1 and its commit overwrites the charge made by apply()",
-)
 def test_transfer_as_further_action_pays_the_surcharge() -> None:
     # new_game(2, 1), draft display #0 twice; the first player: draw small pile 0
     # with the ship (1 to rest), then transfer {"sled": {"available": 2, "resting": 0}}
-    # with the ship (2 more to rest): 3 resting expected, the engine has 2.
+    # with the ship (2 more to rest): 3 resting.
     _, _, resting = _transfer_scenario()
     assert resting == 3
 

@@ -663,9 +663,10 @@ class State:
             return []
         b = CREW_FIELDS * seat
         c = self.crews
-        total_av = c[b + SHIP_AV] + c[b + SLED_AV] - 1
-        total_rest = c[b + SHIP_REST] + c[b + SLED_REST] + 1
-        cur = (c[b + SLED_AV] - payer, c[b + SLED_REST] + payer)
+        cost = self.cost_of("transfer")
+        total_av = c[b + SHIP_AV] + c[b + SLED_AV] - cost
+        total_rest = c[b + SHIP_REST] + c[b + SLED_REST] + cost
+        cur = (c[b + SLED_AV] - cost * payer, c[b + SLED_REST] + cost * payer)
         sled_off = self.loc[2 * seat + SLED] == PLAYER_BOARD
         deployable = not sled_off or self._can_deploy_at(self.loc[2 * seat + SHIP])
         if not deployable:
@@ -941,15 +942,16 @@ class State:
             raise IllegalAction("a transfer gives the sled column's available and resting counts")
         b = CREW_FIELDS * seat
         c = self.crews
-        total_av = c[b + SHIP_AV] + c[b + SLED_AV] - 1
-        total_rest = c[b + SHIP_REST] + c[b + SLED_REST] + 1
+        cost = self.cost_of("transfer")
+        total_av = c[b + SHIP_AV] + c[b + SLED_AV] - cost
+        total_rest = c[b + SHIP_REST] + c[b + SLED_REST] + cost
         if sa > total_av:
             raise IllegalAction(
                 f"only {total_av} crew are available after paying for the transfer, not {sa}"
             )
         if sr > total_rest:
             raise IllegalAction(f"only {total_rest} crew are resting after paying, not {sr}")
-        if (sa, sr) == (c[b + SLED_AV] - v, c[b + SLED_REST] + v):
+        if (sa, sr) == (c[b + SLED_AV] - cost * v, c[b + SLED_REST] + cost * v):
             raise IllegalAction("this transfer would change nothing")
         sled_loc = self.loc[2 * seat + SLED]
         ship_loc = self.loc[2 * seat + SHIP]
@@ -1289,9 +1291,9 @@ class State:
             st.passed = [bool(x) for x in d["passed"]]
             st.nw_value = [None if x is None else int(x) for x in d["nw_value"]]
             st.gl_value = [None if x is None else int(x) for x in d["gl_value"]]
-        except (KeyError, TypeError, IndexError, AttributeError, ValueError) as exc:
+            problem = st._consistency_problem()
+        except (KeyError, TypeError, IndexError, AttributeError, ValueError, OverflowError) as exc:
             raise ValueError(f"corrupt saved state: {exc!r}") from exc
-        problem = st._consistency_problem()
         if problem:
             raise ValueError(f"corrupt saved state: {problem}")
         return st

@@ -1,0 +1,106 @@
+"""Bots: legality, reproducibility, information hiding, the process pool, strength."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from erebus.bots import BotSpec, make_bot
+from erebus.bots.pool import BotPool
+from erebus.games.northwest import new_game
+
+
+def play(players: int, names: list[str], seed: int, iterations: int = 30) -> list[int]:
+    state = new_game(players, seed=seed)
+    bots = [make_bot(names[i], seed=seed * 10 + i, iterations=iterations) for i in range(players)]
+    while not state.is_over:
+        seat = state.current_player
+        action = bots[seat].choose(state)
+        assert action in state.legal_actions()
+        state.apply(action)
+    return state.ranking()
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(players=st.integers(2, 4), seed=st.integers(0, 10_000))
+def test_random_and_greedy_bots_only_choose_legal_actions(players: int, seed: int) -> None:
+    play(players, ["random", "greedy", "greedy", "random"], seed)
+
+
+@settings(max_examples=2, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000))
+def test_mcts_only_chooses_legal_actions(seed: int) -> None:
+    play(2, ["mcts", "greedy"], seed, iterations=10)
+
+
+def test_levels_map_to_engines() -> None:
+    assert type(make_bot("easy")).__name__ == "RandomBot"
+    assert type(make_bot("medium")).__name__ == "GreedyBot"
+    assert type(make_bot("hard", iterations=5)).__name__ == "MctsBot"
+    with pytest.raises(ValueError, match="unknown bot"):
+        make_bot("alphazero")
+
+
+def _mid_state():  # type: ignore[no-untyped-def]
+    from erebus.bench import mid_game_state
+
+    return mid_game_state("northwest", 3, seed=4, rounds=3)
+
+
+@pytest.mark.parametrize("name", ["random", "greedy", "mcts"])
+def test_bots_are_deterministic_for_a_seed(name: str) -> None:
+    state = _mid_state()
+    a = make_bot(name, seed=3, iterations=40).choose(state.clone())
+    b = make_bot(name, seed=3, iterations=40).choose(state.clone())
+    assert a == b
+
+
+@pytest.mark.parametrize("name", ["greedy", "mcts"])
+def test_bots_see_only_the_view_not_the_hidden_bag_order(name: str) -> None:
+    state = _mid_state()
+    other = state.clone()
+    other.resample_hidden(987654321)  # same public position, different hidden draws
+    assert state.view(state.current_player) == other.view(other.current_player)
+    a = make_bot(name, seed=5, iterations=40).choose(state)
+    b = make_bot(name, seed=5, iterations=40).choose(other)
+    assert a == b
+
+
+def test_mcts_time_budget_runs_iterations() -> None:
+    bot = make_bot("mcts", seed=1, time_s=0.2)
+    state = _mid_state()
+    action = bot.choose(state)
+    assert action in state.legal_actions()
+    assert bot.last_iterations > 0
+
+
+def test_bot_pool_chooses_in_another_process() -> None:
+    state = _mid_state()
+    spec = BotSpec("greedy", seed=2)
+    with BotPool(workers=1) as pool:
+        action = pool.choose(spec, state)
+        assert action in state.legal_actions()
+
+        async def both() -> list[object]:
+            return list(
+                await asyncio.gather(
+                    pool.choose_async(spec, state, salt=1),
+                    pool.choose_async(BotSpec("mcts", seed=1, iterations=20), state, salt=2),
+                )
+            )
+
+        for a in asyncio.run(both()):
+            assert a in state.legal_actions()
+
+
+def test_mcts_beats_random_in_two_player_games() -> None:
+    games = 10
+    wins = 0
+    for g in range(games):
+        names = ["mcts", "random"] if g % 2 == 0 else ["random", "mcts"]
+        ranking = play(2, names, seed=100 + g, iterations=40)
+        wins += names[ranking[0]] == "mcts"
+    assert wins >= 9, f"mcts won {wins} of {games} against random"
