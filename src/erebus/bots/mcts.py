@@ -28,23 +28,22 @@ from typing import Any
 from erebus.bots.base import BotSpec, game_of, seat_world
 from erebus.bots.random_bot import biased_choice
 
-EXPLORATION = 0.7
+EXPLORATION = 0.3
 ROLLOUT_DEPTH = 0  # 0: evaluate the leaf with the heuristic at once
 OWN_TURN_ONLY = True  # the tree plans the mover's own turn; later turns are evaluated
-REWARD_SCALE = 8.0
+REWARD_SCALE = 2.0
 
 
 class Node:
     """Statistics of one action sequence from the root (open loop)."""
 
-    __slots__ = ("avail", "children", "expanded", "total", "visits")
+    __slots__ = ("avail", "children", "total", "visits")
 
     def __init__(self) -> None:
         self.children: dict[Any, Node] = {}
         self.visits = 0
         self.avail = 0
         self.total = 0.0
-        self.expanded = False
 
 
 class MctsBot:
@@ -54,6 +53,8 @@ class MctsBot:
         self.rollout_depth = ROLLOUT_DEPTH
         self.own_turn_only = OWN_TURN_ONLY
         self.last_iterations = 0
+        self._me = 0
+        self._base = 0.0
 
     def choose(self, state: Any) -> Any:
         world, legal = seat_world(state, self.rng)
@@ -61,6 +62,8 @@ class MctsBot:
             self.last_iterations = 0
             return legal[0]
         module = game_of(state)
+        self._me = world.current_player
+        self._base = module.heuristic(world, self._me)
         root = Node()
         iterations = self.spec.iterations
         deadline = None
@@ -108,23 +111,17 @@ class MctsBot:
                 break
             legal = world.legal_actions()
             children = node.children
-            if not node.expanded:
-                # Expansion values every child at once (the greedy ply), so the
-                # search starts from the heuristic's choice and refines it.
-                node.expanded = True
-                best: list[float] | None = None
-                for a in legal:
-                    r = self._child(node, world, a, mover, module)
-                    if best is None or r[mover] > best[mover]:
-                        best = r
-                rewards = best
-                break
+            untried = []
             for a in legal:
                 child = children.get(a)
                 if child is None:
-                    self._child(node, world, a, mover, module)
+                    untried.append(a)
                 else:
                     child.avail += 1
+            if untried:
+                # Expand one new action per iteration, valued by the heuristic.
+                rewards = self._child(node, world, self.rng.choice(untried), mover, module)
+                break
             best_score = -math.inf
             action = legal[0]
             for a in legal:
@@ -141,14 +138,27 @@ class MctsBot:
             n.total += rewards[mover]
 
     def _evaluate(self, world: Any, module: Any) -> list[float]:
+        """Rewards per seat in [-1, 1] for a leaf (after an optional short playout).
+
+        When the tree plans only the root seat's turn, only that seat's reward
+        is ever read, so only its heuristic is computed, relative to its value
+        at the root (the others' estimates barely move within one turn).
+        """
         rng = self.rng
         for _ in range(self.rollout_depth):
             if world.is_over:
                 break
             world.apply(biased_choice(rng, world.legal_actions(), stop_every=6))
+        n = len(world.scores())
+        if self.own_turn_only:
+            me = self._me
+            value = float(world.scores()[me]) if world.is_over else module.heuristic(world, me)
+            out = [0.0] * n
+            out[me] = math.tanh((value - self._base) / REWARD_SCALE)
+            return out
         if world.is_over:
             values = [float(s) for s in world.scores()]
         else:
-            values = [module.heuristic(world, s) for s in range(len(world.scores()))]
+            values = [module.heuristic(world, s) for s in range(n)]
         mean = sum(values) / len(values)
         return [math.tanh((v - mean) / REWARD_SCALE) for v in values]

@@ -21,7 +21,8 @@ how the bots built on them play.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TypeVar
 
 from erebus.games.northwest import scoring
 from erebus.games.northwest.content import ALL_TOKEN_KINDS
@@ -29,12 +30,16 @@ from erebus.games.northwest.content import ALL_TOKEN_KINDS
 if TYPE_CHECKING:
     from erebus.games.northwest.state import State
 
+T = TypeVar("T")
+_MISSING = object()
+
 PER_COLUMN_WEST = 0.45  # points per column of progress toward the passage
 REACH_PER_COLUMN = 0.35  # points per column of open water the ship could reach
 FUTURE_PER_ROUND = 1.5  # points an active expedition still earns per round
 TILE_IN_RESERVE = 0.15
 LOST_CREWMAN = 1.0
-COLUMNS_PER_ROUND = 3.0  # columns a vehicle can cover in a round, roughly
+COLUMNS_PER_ROUND = 3.0
+AVAILABLE_CREWMAN = 0.3  # what an unspent crewman can still buy this round  # columns a vehicle can cover in a round, roughly
 
 
 def _x_of(state: State, loc: int) -> float | None:
@@ -51,11 +56,36 @@ def _x_of(state: State, loc: int) -> float | None:
     return float(geo.xy(state.tile_anchor[loc])[0])
 
 
+# Path searches depend only on the tiles laid, so searches from sibling
+# positions share them; the cache is bounded and cleared when full.
+_CACHE: dict[tuple[object, ...], object] = {}
+_CACHE_LIMIT = 200_000
+
+
+def _board_key(state: State) -> tuple[object, ...]:
+    return (id(state.geometry), state.land, state.occ, tuple(state.tile_orient))
+
+
+def _cached(key: tuple[object, ...], compute: Callable[[], T]) -> T:
+    hit = _CACHE.get(key, _MISSING)
+    if hit is not _MISSING:
+        return hit  # type: ignore[return-value]
+    value = compute()
+    if len(_CACHE) >= _CACHE_LIMIT:
+        _CACHE.clear()
+    _CACHE[key] = value
+    return value
+
+
 def ship_reach_x(state: State, seat: int) -> float:
     """Westmost column the seat's ship could reach over the tiles laid, ice ignored."""
     from erebus.games.northwest.state import SHIP
 
     start = state.loc[2 * seat + SHIP]
+    return _cached(("reach", start, *_board_key(state)), lambda: _reach_x(state, start))
+
+
+def _reach_x(state: State, start: int) -> float:
     x = _x_of(state, start)
     if x is None:
         return float(state.geometry.W)
@@ -86,6 +116,12 @@ def ship_reach_x(state: State, seat: int) -> float:
 def home_steps(state: State, vehicle: int, loc: int, ice: bool) -> int | None:
     """Fewest moves from ``loc`` to the Greenland arrow for ``vehicle`` (0 ship, 1 sled),
     under the current ice (``ice``) or none; None when no way is open."""
+    sun = state.sun if ice or vehicle == 1 else 4
+    key = ("home", vehicle, loc, sun, *_board_key(state))
+    return _cached(key, lambda: _home_steps(state, vehicle, loc, ice))
+
+
+def _home_steps(state: State, vehicle: int, loc: int, ice: bool) -> int | None:
     from erebus.games.northwest.state import GREENLAND
 
     if loc == GREENLAND:
@@ -159,6 +195,8 @@ def heuristic(state: State, seat: int) -> float:
 
     rounds_left = geo.rounds - max(state.round, 1)  # whole rounds after this one
     value += FUTURE_PER_ROUND * rounds_left
+    if not state.passed[seat]:
+        value += AVAILABLE_CREWMAN * (state.crews[b + SHIP_AV] + state.crews[b + SLED_AV])
     value += TILE_IN_RESERVE * min(len(state.reserves[seat]), 3)
 
     ship_loc = state.loc[2 * seat + SHIP]
