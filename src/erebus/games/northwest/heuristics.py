@@ -229,8 +229,11 @@ def heuristic(state: State, seat: int) -> float:
         else:
             steps = home_steps(state, v, loc, ice=False)
             distance = (geo.W - x) / 1.5 if steps is None else float(steps)
-            moves_left = COLUMNS_PER_ROUND * (rounds_left + 1) / 1.5
-            risk = 1.0 / (1.0 + math.exp(-(distance - moves_left) / 1.5))
+            # Moves this column can still pay for: the rest of this round, then
+            # a full column every later round (1 crewman, then 2 per move).
+            now = 0 if state.passed[seat] else state.crews[b + av]
+            capacity = moves_affordable(now, False) + rounds_left * moves_affordable(crew, False)
+            risk = 1.0 / (1.0 + math.exp(-(distance + 1.0 - capacity)))
         value -= risk * penalty
 
     # A sled on sea that the next thaw opens goes down with its crew.
