@@ -327,3 +327,9 @@ def test_cli_errors_exit_2(tmp_path: Path) -> None:
     assert runner.invoke(app, ["replay", str(bad)]).exit_code == 2
     assert runner.invoke(app, ["play", "--game", "chess"]).exit_code == 2
     assert runner.invoke(app, ["play", "--humans", "0", "--names", "a,b"]).exit_code == 2
+
+
+def test_run_play_with_each_bot_level(tmp_path: Path) -> None:
+    for level in ("easy", "medium"):
+        assert run_play(2, 0, 21, None, console=recording_console(), level=level) == 0
+    assert run_play(2, 0, 21, None, console=recording_console(), level="godlike") == 2

@@ -44,13 +44,17 @@ def play(
     names: Annotated[
         str | None, typer.Option(help="Comma-separated player names, e.g. Ann,Bob,Cy.")
     ] = None,
+    level: Annotated[
+        str, typer.Option(help="Bot difficulty: easy (random), medium (greedy), hard (MCTS).")
+    ] = "medium",
+    think: Annotated[float, typer.Option(help="Seconds a hard bot thinks per move.")] = 1.0,
 ) -> None:
-    """Play a game; seats not taken by people are played by a random bot."""
+    """Play a game; seats not taken by people are played by bots of the chosen level."""
     from erebus.play import run_play
 
     _check_game(game)
     name_list = [n.strip() for n in names.split(",")] if names else None
-    code = run_play(players, humans, seed, save, name_list)
+    code = run_play(players, humans, seed, save, name_list, level=level, think_s=think)
     raise typer.Exit(code)
 
 

@@ -1,7 +1,7 @@
 """Terminal play and replay of Expedition: Northwest Passage.
 
 ``run_play`` runs a game at the terminal: human seats choose from the legal
-actions, the others are played by a small random bot; ``run_replay`` steps
+actions, the others are played by bots of a chosen level (erebus.bots); ``run_replay`` steps
 through a saved game.  Both only use the public engine API
 (``shared/design/engine-api.md``) and the pictures of
 :mod:`erebus.games.northwest.render`.
@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import json
 import os
-import random
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -44,6 +43,7 @@ from rich.console import Console
 from rich.style import Style
 from rich.text import Text
 
+from erebus.bots import LEVELS, make_bot
 from erebus.core.events import Event
 from erebus.games import northwest as nw
 from erebus.games.northwest import render
@@ -190,58 +190,6 @@ def load_save(path: str | os.PathLike[str]) -> SavedGame:
             raise SaveError(f"{path}: action {i} ({action}) is not legal there: {exc}") from exc
         actions.append(action)
     return SavedGame(players, seed, actions, list(names))
-
-
-# --------------------------------------------------------------------- the bot
-
-
-_BOT_WEIGHTS = {
-    "draft": 1.0,
-    "explore": 10.0,
-    "discover": 10.0,
-    "place": 8.0,
-    "move": 5.0,
-    "draw": 2.0,
-    "refresh": 0.3,
-    "transfer": 0.5,
-}
-_BOT_STOP = 0.05
-
-
-def _bot_choice(state: State, rng: random.Random) -> Action:
-    """A placeholder opponent: random, but it plays the game instead of passing.
-
-    Uniform random play passes or ends its turn as soon as that is one option
-    among a few, which makes dull games; so this bot picks a *kind* of action
-    (taking tokens, placing and moving first, hoarding tiles less once it holds
-    three), then an action of that kind uniformly.  It stops only when nothing
-    else is legal, once it is home in Greenland, or rarely by chance; it goes
-    home only in the last two rounds.  Real bots live in ``erebus.bots``.
-    """
-    seat = state.current_player
-    late = state.round >= state.content.board.rounds - 2
-    by_kind: dict[str, list[Action]] = {}
-    for a in state.legal_actions():
-        # Going home to Greenland ends the bot's game; keep that for the last rounds.
-        if a.kind == "move" and a.to == "greenland" and not late:
-            continue
-        by_kind.setdefault(a.kind, []).append(a)
-    if not by_kind:
-        return rng.choice(state.legal_actions())
-    kinds = [k for k in by_kind if k not in ("end_turn", "pass")]
-    stops = [k for k in ("end_turn", "pass") if k in by_kind]
-    home = seat is not None and state.returned(seat)  # leaving Greenland again only costs
-    if stops and (not kinds or home or rng.random() < _BOT_STOP):
-        # Ending the turn keeps the crew for later turns; passing gives the round up.
-        keep = "end_turn" in stops and ("pass" not in stops or rng.random() < 0.7)
-        kind = "end_turn" if keep else "pass"
-    else:
-        hoard = seat is not None and len(state.reserve(seat)) >= 3
-        weights = [
-            _BOT_WEIGHTS.get(k, 1.0) * (0.15 if hoard and k == "draw" else 1.0) for k in kinds
-        ]
-        kind = rng.choices(kinds, weights=weights)[0]
-    return rng.choice(by_kind[kind])
 
 
 # --------------------------------------------------------------------- printing
@@ -488,19 +436,24 @@ def run_play(
     names: list[str] | None = None,
     console: Console | None = None,
     input_fn: InputFn = input,
+    level: str = "medium",
+    think_s: float = 1.0,
 ) -> int:
     """Play a game at the terminal; returns the exit code (0, or 2 for bad arguments).
 
     Seats ``0 .. humans-1`` are people (seat 1 is Red, and so on), the others
-    the random bot of :func:`_bot_choice`, seeded from the game seed so a game
-    of bots is reproducible.  With ``save`` the action log is written after
-    every action.
+    bots of difficulty ``level`` (easy = random, medium = greedy, hard = MCTS
+    thinking ``think_s`` seconds a move), seeded from the game seed so a game
+    of easy or medium bots is reproducible.  With ``save`` the action log is
+    written after every action.
     """
     console = console or Console()
     if players not in nw.PLAYERS:
         return _error(console, f"Northwest Passage is for {nw.PLAYERS[0]}–{nw.PLAYERS[-1]} players")
     if not 0 <= humans <= players:
         return _error(console, f"--humans must be between 0 and {players}")
+    if level not in LEVELS:
+        return _error(console, f"--level must be one of {', '.join(LEVELS)}")
     if names is not None and len(names) != players:
         return _error(console, f"--names needs {players} names, got {len(names)}")
     # A fresh seed is short enough to type back in.
@@ -508,7 +461,11 @@ def run_play(
     names = list(names) if names else render.default_names(players)
     bots = [seat >= humans for seat in range(players)]
     state = nw.new_game(players, game_seed)
-    rng = random.Random(f"erebus-play-bot-{game_seed}")
+    seat_bots = {
+        s: make_bot(level, seed=game_seed * 10 + s, time_s=think_s)
+        for s in range(players)
+        if bots[s]
+    }
     history: list[Action] = []
     all_events: list[Event] = []
 
@@ -525,7 +482,7 @@ def run_play(
     intro.append(f" — {players} players, seed {game_seed}. ")
     for s in range(players):
         intro.append_text(_name_text(names, s))
-        intro.append(" (bot)" if bots[s] else " (you)" if humans == 1 else " (human)")
+        intro.append(f" ({level} bot)" if bots[s] else " (you)" if humans == 1 else " (human)")
         intro.append(", " if s < players - 1 else ".")
     console.print(intro)
     if humans:
@@ -535,7 +492,7 @@ def run_play(
         seat = state.current_player
         assert seat is not None
         if bots[seat]:
-            action = _bot_choice(state, rng)
+            action = seat_bots[seat].choose(state)
         else:
             picked = ask_human(state, names, bots, console, input_fn)
             if picked is None:
