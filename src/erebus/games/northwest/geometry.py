@@ -209,6 +209,9 @@ class Geometry:
 
         # Interned place actions, keyed (vehicle, tile, orientation, anchor).
         self.action_cache: dict[tuple[int, int, int, int], Any] = {}
+        self.move_actions: dict[tuple[int, object], Any] = {}
+        # Sea-route answers by fixed-land mask (bounded by the state module).
+        self.route_cache: dict[int, bool] = {}
 
         # Anchors where each shape fits inside the board.
         self.valid_anchor = [

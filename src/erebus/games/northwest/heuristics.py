@@ -22,13 +22,24 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import TYPE_CHECKING, TypeVar
+from typing import TypeVar
 
 from erebus.games.northwest import scoring
 from erebus.games.northwest.content import ALL_TOKEN_KINDS
-
-if TYPE_CHECKING:
-    from erebus.games.northwest.state import State
+from erebus.games.northwest.state import (
+    CREW_FIELDS,
+    CREW_LOST,
+    GREENLAND,
+    N_KINDS,
+    NORTHWEST,
+    SHIP,
+    SHIP_AV,
+    SHIP_REST,
+    SLED,
+    SLED_AV,
+    SLED_REST,
+    State,
+)
 
 T = TypeVar("T")
 _MISSING = object()
@@ -38,13 +49,11 @@ REACH_PER_COLUMN = 0.35  # points per column of open water the ship could reach
 FUTURE_PER_ROUND = 1.5  # points an active expedition still earns per round
 TILE_IN_RESERVE = 0.15
 LOST_CREWMAN = 1.0
-COLUMNS_PER_ROUND = 3.0
-AVAILABLE_CREWMAN = 0.3  # what an unspent crewman can still buy this round  # columns a vehicle can cover in a round, roughly
+AVAILABLE_CREWMAN = 0.3  # what an unspent crewman can still buy this round
 
 
 def _x_of(state: State, loc: int) -> float | None:
     """Column of a location (mean of its tile's squares), None when off the board."""
-    from erebus.games.northwest.state import GREENLAND, NORTHWEST
 
     geo = state.geometry
     if loc == GREENLAND:
@@ -53,7 +62,7 @@ def _x_of(state: State, loc: int) -> float | None:
         return -1.0
     if loc < 0:
         return None
-    return float(geo.xy(state.tile_anchor[loc])[0])
+    return float(state.tile_anchor[loc] % geo.S)
 
 
 # Path searches depend only on the tiles laid, so searches from sibling
@@ -79,7 +88,6 @@ def _cached(key: tuple[object, ...], compute: Callable[[], T]) -> T:
 
 def ship_reach_x(state: State, seat: int) -> float:
     """Westmost column the seat's ship could reach over the tiles laid, ice ignored."""
-    from erebus.games.northwest.state import SHIP
 
     start = state.loc[2 * seat + SHIP]
     return _cached(("reach", start, *_board_key(state)), lambda: _reach_x(state, start))
@@ -122,7 +130,6 @@ def home_steps(state: State, vehicle: int, loc: int, ice: bool) -> int | None:
 
 
 def _home_steps(state: State, vehicle: int, loc: int, ice: bool) -> int | None:
-    from erebus.games.northwest.state import GREENLAND
 
     if loc == GREENLAND:
         return 0
@@ -161,17 +168,6 @@ def moves_affordable(available: int, acted: bool) -> int:
 
 def heuristic(state: State, seat: int) -> float:
     """Estimated final points of ``seat`` (higher is better)."""
-    from erebus.games.northwest.state import (
-        CREW_FIELDS,
-        CREW_LOST,
-        N_KINDS,
-        SHIP,
-        SHIP_AV,
-        SHIP_REST,
-        SLED,
-        SLED_AV,
-        SLED_REST,
-    )
 
     geo = state.geometry
     rules = state.content.rules

@@ -64,6 +64,7 @@ CREW_FIELDS = 5
 N_KINDS = len(ALL_TOKEN_KINDS)
 CARTOGRAPHY = ALL_TOKEN_KINDS.index("cartography")
 
+ROUTE_CACHE_LIMIT = 100_000  # sea-route answers kept per content (a pure function of land)
 JOKER = -2  # tile_orient value of a small tile placed Joker side up
 
 # Interned actions: legal_actions() hands out these shared immutable tuples
@@ -92,6 +93,8 @@ _FIELDS_OF = {
 _TRANSFER = tuple(
     tuple(tuple(Action.transfer(v, a, r) for r in range(16)) for a in range(16)) for v in VEHICLES
 )
+# Transfer option lists by (payer, available, resting, current sled column).
+_TRANSFER_LISTS: dict[tuple[int, int, int, tuple[int, int]], tuple[Action, ...]] = {}
 _TAKE = {
     (v, t): Action("explore" if t in ("franklin", "strait") else "discover", v, token=t)
     for v in VEHICLES
@@ -531,7 +534,7 @@ class State:
         )
         anchor_bits = [iter_bits(a) for a in anchors]
         land, sea = self.land, self.sea
-        route_cache: dict[int, bool] = {}
+        route_cache = geo.route_cache
         out: list[tuple[int, int, int]] = []
         orientations = geo.orientations
         for t in self.reserves[seat]:
@@ -547,6 +550,8 @@ class State:
                         ok = route_cache.get(new_land)
                         if ok is None:
                             ok = geo.sea_route(new_land)
+                            if len(route_cache) >= ROUTE_CACHE_LIMIT:
+                                route_cache.clear()
                             route_cache[new_land] = ok
                         if not ok:
                             continue
@@ -617,8 +622,13 @@ class State:
                         act = cache[vkey] = self._place_action(vname, *key)
                     out.append(act)
             if avail >= costs["move"] + extra:
+                moves = geo.move_actions
                 for dest in self._destinations(v, loc):
-                    out.append(Action.move(vname, self._dest_name(dest)))
+                    name = self._dest_name(dest)
+                    act = moves.get((v, name))
+                    if act is None:
+                        act = moves[(v, name)] = Action.move(vname, name)
+                    out.append(act)
             if avail >= costs["transfer"] + extra:
                 out += self._transfers(seat, v)
             kind, _ = self._token_on(loc)
@@ -671,13 +681,16 @@ class State:
         deployable = not sled_off or self._can_deploy_at(self.loc[2 * seat + SHIP])
         if not deployable:
             return []  # the sled column must stay empty, and it is empty already
-        table = _TRANSFER[payer]
-        out: list[Action] = []
-        for a in range(total_av + 1):
-            row = table[a]
-            out += row[: total_rest + 1]
-        out.remove(table[cur[0]][cur[1]])
-        return out
+        key = (payer, total_av, total_rest, cur)
+        cached = _TRANSFER_LISTS.get(key)
+        if cached is None:
+            table = _TRANSFER[payer]
+            options: list[Action] = []
+            for a in range(total_av + 1):
+                options += table[a][: total_rest + 1]
+            options.remove(table[cur[0]][cur[1]])
+            cached = _TRANSFER_LISTS[key] = tuple(options)
+        return list(cached)
 
     # ------------------------------------------------------------------ apply
 
