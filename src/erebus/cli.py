@@ -135,6 +135,21 @@ def tournament(
     )
 
 
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    db: Annotated[
+        str | None,
+        typer.Option(help="Database URL (default: $DATABASE_URL, then sqlite:///var/erebus.db)."),
+    ] = None,
+) -> None:
+    """Run the web server: lobby, seats and play in the browser."""
+    from erebus.server.run import run_server
+
+    raise typer.Exit(run_server(host, port, db))
+
+
 def main() -> None:
     """Console-script entry point (``erebus``)."""
     app()

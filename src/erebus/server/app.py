@@ -1,0 +1,251 @@
+"""The FastAPI application: lobby, seats, play over HTTP and WebSocket, the web client.
+
+``create_app(db_url=None)`` — ``db_url`` defaults to ``$DATABASE_URL``, then
+``sqlite:///var/erebus.db``.  Seat tokens travel in the query string
+(``?token=…``); they are never stored (only their SHA-256) nor logged.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import re
+import time
+from collections import deque
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+
+from erebus.server.service import ApiError, GameService, LiveGame, Settings, Subscriber
+from erebus.server.storage import Storage
+
+MAX_BODY = 16 * 1024
+WS_RATE = 20  # messages per second
+WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+
+PLACEHOLDER = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>erebus</title></head>
+<body><h1>erebus</h1>
+<p>The web client is not installed (no <code>src/erebus/web/</code>).
+The API is at <code>/api/games</code>; see <a href="/docs">/docs</a>.</p>
+</body></html>
+"""
+
+_TOKEN_RE = re.compile(r"(tokens?=)[^&\s\"']+")
+
+
+class RedactTokens(logging.Filter):
+    """Blank seat tokens out of log lines (uvicorn logs request paths with queries)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.msg, str) and "token" in record.msg:
+            record.msg = _TOKEN_RE.sub(r"\1[redacted]", record.msg)
+        if isinstance(record.args, tuple):
+            record.args = tuple(
+                _TOKEN_RE.sub(r"\1[redacted]", a) if isinstance(a, str) and "token" in a else a
+                for a in record.args
+            )
+        return True
+
+
+def install_log_filter() -> None:
+    for name in ("uvicorn.access", "uvicorn.error", "uvicorn", "fastapi"):
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, RedactTokens) for f in logger.filters):
+            logger.addFilter(RedactTokens())
+
+
+def _error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"detail": message}, status_code=status)
+
+
+async def _read_json(request: Request) -> Any:
+    length = request.headers.get("content-length")
+    if length is not None and length.isdigit() and int(length) > MAX_BODY:
+        raise ApiError(413, f"request bodies are limited to {MAX_BODY} bytes")
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY:
+            raise ApiError(413, f"request bodies are limited to {MAX_BODY} bytes")
+    if not body:
+        return {}
+    try:
+        return json.loads(body)
+    except ValueError as exc:
+        raise ApiError(400, f"malformed JSON: {exc}") from exc
+
+
+def create_app(db_url: str | None = None, settings: Settings | None = None) -> FastAPI:
+    install_log_filter()
+    storage = Storage(db_url)
+    service = GameService(storage, settings)
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        try:
+            yield
+        finally:
+            await service.close()
+            storage.close()
+
+    app = FastAPI(title="erebus", lifespan=lifespan)
+    app.state.service = service
+    app.state.storage = storage
+
+    @app.exception_handler(ApiError)
+    async def _api_error(_request: Request, exc: ApiError) -> JSONResponse:
+        return _error(exc.status, exc.message)
+
+    # ------------------------------------------------------------- HTTP API
+
+    @app.post("/api/games")
+    async def create_game(request: Request) -> JSONResponse:
+        body = await _read_json(request)
+        return JSONResponse(await service.create(body), status_code=201)
+
+    @app.get("/api/games")
+    async def my_games(tokens: str = "") -> dict[str, Any]:
+        return {"games": await service.my_games(tokens.split(",")[:50])}
+
+    @app.get("/api/games/{game_id}")
+    async def get_game(game_id: str, token: str | None = None) -> dict[str, Any]:
+        live = await service.get(game_id)
+        return live.payload(live.seat_of(token))
+
+    @app.post("/api/games/{game_id}/actions")
+    async def post_action(request: Request, game_id: str, token: str | None = None) -> Any:
+        live = await service.get(game_id)
+        body = await _read_json(request)
+        seat = live.seat_of(token)
+        if seat is None:
+            raise ApiError(403, "a seat token is needed to act")
+        if not isinstance(body, dict) or "action" not in body or "version" not in body:
+            raise ApiError(400, 'the body must be {"version": n, "action": {...}}')
+        await service.act(live, seat, body["version"], body["action"])
+        return live.payload(seat)
+
+    @app.post("/api/games/{game_id}/rematch")
+    async def rematch(game_id: str, token: str | None = None) -> Any:
+        live = await service.get(game_id)
+        seat = live.seat_of(token)
+        out = await service.rematch(live, seat)
+        if token and seat is not None:
+            out["seats"][seat]["url"] += f"?token={token}"
+        return out
+
+    # ------------------------------------------------------------ WebSocket
+
+    @app.websocket("/ws/games/{game_id}")
+    async def ws_game(ws: WebSocket, game_id: str, token: str | None = None) -> None:
+        await ws.accept()
+        try:
+            live = await service.get(game_id)
+            seat = live.seat_of(token)
+        except ApiError as exc:
+            await ws.send_json({"type": "error", "status": exc.status, "message": exc.message})
+            await ws.close(code=4000 + exc.status)
+            return
+        sub = Subscriber(seat)
+        live.subscribers.add(sub)
+        sender = asyncio.create_task(_sender(ws, live, sub))
+        try:
+            await _receiver(ws, service, live, sub)
+        finally:
+            live.subscribers.discard(sub)
+            sender.cancel()
+
+    # --------------------------------------------------------------- web page
+
+    index = WEB_DIR / "index.html"
+
+    def _index() -> Response:
+        if index.is_file():
+            return FileResponse(index, media_type="text/html")
+        return HTMLResponse(PLACEHOLDER)
+
+    @app.get("/", include_in_schema=False)
+    async def home() -> Response:
+        return _index()
+
+    @app.get("/game/{game_id}", include_in_schema=False)
+    async def game_page(game_id: str) -> Response:
+        return _index()
+
+    if WEB_DIR.is_dir():
+        app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
+        app.mount("/", StaticFiles(directory=WEB_DIR), name="web")
+
+    return app
+
+
+async def _sender(ws: WebSocket, live: LiveGame, sub: Subscriber) -> None:
+    try:
+        await ws.send_json({"type": "state", **live.payload(sub.seat)})
+        while True:
+            msg = await sub.queue.get()
+            if msg is None:
+                while not sub.queue.empty() and sub.queue._queue[0] is None:  # type: ignore[attr-defined]
+                    sub.queue.get_nowait()  # coalesce state pushes
+                await ws.send_json({"type": "state", **live.payload(sub.seat)})
+            elif msg.get("type") == "closing":
+                await ws.close(code=1012)
+                return
+            else:
+                await ws.send_json(msg)
+    except (WebSocketDisconnect, RuntimeError):
+        return
+
+
+async def _receiver(ws: WebSocket, service: GameService, live: LiveGame, sub: Subscriber) -> None:
+    recent: deque[float] = deque()
+    while True:
+        try:
+            msg = await ws.receive()
+        except (WebSocketDisconnect, RuntimeError):
+            return
+        if msg["type"] == "websocket.disconnect":
+            return
+        raw = msg.get("text")
+        if raw is None and msg.get("bytes") is not None:
+            raw = msg["bytes"]
+        now = time.monotonic()
+        recent.append(now)
+        while recent and recent[0] < now - 1.0:
+            recent.popleft()
+
+        async def error(status: int, message: str) -> None:
+            sub.queue.put_nowait({"type": "error", "status": status, "message": message})
+
+        if len(recent) > WS_RATE:
+            await error(429, f"too many messages (at most {WS_RATE} a second)")
+            continue
+        if raw is None or len(raw) > MAX_BODY:
+            await error(413, f"messages are limited to {MAX_BODY} bytes")
+            continue
+        try:
+            data = json.loads(raw)
+        except ValueError:
+            await error(400, "malformed JSON")
+            continue
+        if not isinstance(data, dict):
+            await error(400, "a message must be a JSON object")
+            continue
+        try:
+            kind = data.get("type")
+            if kind == "action":
+                await service.act(live, sub.seat, data.get("version"), data.get("action"))
+            elif kind == "chat":
+                service.chat(live, sub.seat, data.get("text"))
+            elif kind == "ping":
+                sub.queue.put_nowait({"type": "pong"})
+            else:
+                await error(400, "unknown message type; use 'action' or 'chat'")
+        except ApiError as exc:
+            await error(exc.status, exc.message)

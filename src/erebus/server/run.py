@@ -1,0 +1,28 @@
+"""``erebus serve``: the application under uvicorn."""
+
+from __future__ import annotations
+
+import os
+
+from erebus.server.app import create_app, install_log_filter
+from erebus.server.service import Settings
+
+
+def run_server(host: str, port: int, db_url: str | None = None) -> int:
+    import uvicorn
+
+    app = create_app(db_url, Settings(bot_workers=max(1, min(4, (os.cpu_count() or 2) - 1))))
+    config = uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        ws_max_size=64 * 1024,
+        log_level="info",
+        access_log=True,  # request paths only: RedactTokens blanks the tokens out
+    )
+    server = uvicorn.Server(config)
+    install_log_filter()
+    shown = "localhost" if host in ("0.0.0.0", "::") else host
+    print(f"erebus is running at http://{shown}:{port}", flush=True)
+    server.run()
+    return 0

@@ -1,0 +1,442 @@
+"""Live games: the in-memory cache over the stored action log, seat tokens,
+turns, bots and change notification.
+
+One :class:`LiveGame` per game in this process holds the current state (rebuilt
+by replaying the log on first use), recent events in words and the WebSocket
+subscribers.  An action is checked on a copy, committed to the database, and
+only then made visible and broadcast.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import logging
+import secrets
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+from erebus.bots import LEVELS
+from erebus.bots.base import BotSpec
+from erebus.bots.pool import BotPool, choose_from_view
+from erebus.core import IllegalAction
+from erebus.games import GAMES, get_game
+from erebus.server.storage import GameRecord, SeatInfo, StaleVersion, Storage, hash_token
+
+log = logging.getLogger("erebus.server")
+
+RECENT_EVENTS = 60
+CHAT_MAX = 500
+
+
+class ApiError(Exception):
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+@dataclass
+class Settings:
+    # "process": a BotPool of worker processes; "inline": a thread of this process (tests).
+    bot_mode: str = "process"
+    bot_workers: int = 2
+    hard_time_s: float = 1.0
+    hard_iterations: int | None = None  # set (tests) for fast, reproducible hard bots
+    bot_delay_s: float = 0.0  # pause before each bot move, so people can follow
+
+
+@dataclass(eq=False)
+class Subscriber:
+    seat: int | None
+    queue: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
+
+
+@dataclass
+class LiveGame:
+    record: GameRecord
+    state: Any
+    version: int
+    events: deque[dict[str, Any]]
+    names: list[str]
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    subscribers: set[Subscriber] = field(default_factory=set)
+    bot_task: asyncio.Task[None] | None = None
+    rematch_id: str | None = None
+
+    @property
+    def id(self) -> str:
+        return self.record.id
+
+    def seat_of(self, token: str | None) -> int | None:
+        """The seat this token holds; ``None`` for no token; ApiError 403 for a bad one."""
+        if token is None or token == "":
+            return None
+        h = hash_token(token)
+        for s in self.record.seats:
+            if s.token_hash is not None and hmac.compare_digest(s.token_hash, h):
+                return s.seat
+        raise ApiError(403, "this token holds no seat in this game")
+
+    def is_bot_turn(self) -> bool:
+        cur = self.state.current_player
+        return cur is not None and self.record.seats[cur].kind == "bot"
+
+    def payload(self, seat: int | None) -> dict[str, Any]:
+        st = self.state
+        mine = seat is not None and st.current_player == seat and not st.is_over
+        return {
+            "id": self.id,
+            "game": self.record.game,
+            "version": self.version,
+            "seat": seat,
+            "view": st.view(seat),
+            "legal_actions": [a.to_json() for a in st.legal_actions()] if mine else [],
+            "current_player": st.current_player,
+            "is_over": st.is_over,
+            "scores": st.scores(),
+            "ranking": st.ranking() if st.is_over else None,
+            "players": [
+                {"seat": s.seat, "kind": s.kind, "level": s.level, "name": self.names[s.seat]}
+                for s in self.record.seats
+            ],
+            "events": list(self.events),
+            "rematch": self.rematch_id,
+        }
+
+    def add_events(self, version: int, events: list[Any]) -> None:
+        for e in events:
+            self.events.append(
+                {"version": version, "type": type(e).__name__, "text": e.text(self.names)}
+            )
+
+    def notify(self, message: dict[str, Any] | None = None) -> None:
+        """Tell every subscriber: ``None`` = the state changed (each builds its own view)."""
+        for sub in list(self.subscribers):
+            sub.queue.put_nowait(message)
+
+
+def _names(seats: list[SeatInfo]) -> list[str]:
+    out = []
+    for s in seats:
+        if s.kind == "bot":
+            out.append(f"Bot {s.seat + 1} ({s.level})")
+        else:
+            out.append(f"Player {s.seat + 1}")
+    return out
+
+
+def _parse_seats(players: int, seats: Any) -> list[tuple[str, str | None]]:
+    if seats is None:
+        return [("human", None)] + [("bot", "medium")] * (players - 1)
+    if not isinstance(seats, list) or len(seats) != players:
+        raise ApiError(400, f"seats must be a list of {players} seats")
+    out: list[tuple[str, str | None]] = []
+    for i, s in enumerate(seats):
+        if not isinstance(s, dict):
+            raise ApiError(400, f"seat {i} must be an object")
+        kind = s.get("kind")
+        if kind == "human":
+            out.append(("human", None))
+        elif kind == "bot":
+            level = s.get("level", "medium")
+            if level not in LEVELS:
+                raise ApiError(400, f"seat {i}: level must be one of {', '.join(LEVELS)}")
+            out.append(("bot", level))
+        else:
+            raise ApiError(400, f"seat {i}: kind must be 'human' or 'bot'")
+    return out
+
+
+class GameService:
+    def __init__(self, storage: Storage, settings: Settings | None = None) -> None:
+        self.storage = storage
+        self.settings = settings or Settings()
+        self._games: dict[str, LiveGame] = {}
+        self._load_lock = asyncio.Lock()
+        self._pool: BotPool | None = None
+        self._closing = False
+
+    # ---------------------------------------------------------- lifecycle
+
+    async def close(self) -> None:
+        self._closing = True
+        tasks = [g.bot_task for g in self._games.values() if g.bot_task]
+        for t in tasks:
+            t.cancel()
+        for t in tasks:
+            with contextlib.suppress(BaseException):
+                await t
+        for g in self._games.values():
+            g.notify({"type": "closing"})
+        if self._pool is not None:
+            await asyncio.to_thread(self._pool.close)
+            self._pool = None
+
+    # -------------------------------------------------------------- games
+
+    async def create(self, body: Any, rematch_of: LiveGame | None = None) -> dict[str, Any]:
+        if not isinstance(body, dict):
+            raise ApiError(400, "the request body must be a JSON object")
+        game = body.get("game", "northwest")
+        if game not in GAMES:
+            raise ApiError(400, f"unknown game {game!r}; choose one of {', '.join(GAMES)}")
+        module = get_game(game)
+        players = body.get("players", 3)
+        if isinstance(players, bool) or players not in module.PLAYERS:
+            raise ApiError(400, f"players must be one of {list(module.PLAYERS)}")
+        seat_kinds = _parse_seats(players, body.get("seats"))
+        seed = body.get("seed")
+        if seed is None:
+            seed = secrets.randbits(62)
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
+            raise ApiError(400, "seed must be an integer in 0..2^63-1")
+        options = body.get("options") or {}
+        if not isinstance(options, dict):
+            raise ApiError(400, "options must be an object")
+        time_s = options.get("time_s", self.settings.hard_time_s)
+        if isinstance(time_s, bool) or not isinstance(time_s, int | float) or not 0 < time_s <= 30:
+            raise ApiError(400, "options.time_s must be a number of seconds in (0, 30]")
+        opts = {"time_s": float(time_s), "bot_seed": secrets.randbits(31)}
+        game_id = secrets.token_urlsafe(9)
+        tokens: list[str | None] = []
+        seats: list[SeatInfo] = []
+        for i, (kind, level) in enumerate(seat_kinds):
+            if kind == "human":
+                if rematch_of is not None and rematch_of.record.seats[i].kind == "human":
+                    tokens.append(None)  # the same people keep their tokens
+                    seats.append(SeatInfo(i, kind, None, rematch_of.record.seats[i].token_hash))
+                    continue
+                tok = secrets.token_urlsafe(24)
+                tokens.append(tok)
+                seats.append(SeatInfo(i, kind, None, hash_token(tok)))
+            else:
+                tokens.append(None)
+                seats.append(SeatInfo(i, kind, level, None))
+        await asyncio.to_thread(self.storage.create_game, game_id, game, players, seed, opts, seats)
+        live = await self.get(game_id)
+        self._kick_bots(live)
+        return {
+            "id": game_id,
+            "seats": [
+                {
+                    "seat": i,
+                    "kind": seats[i].kind,
+                    "level": seats[i].level,
+                    "token": tok,
+                    "url": f"/game/{game_id}?token={tok}" if tok else f"/game/{game_id}",
+                }
+                for i, tok in enumerate(tokens)
+            ],
+            "spectator_url": f"/game/{game_id}",
+        }
+
+    async def get(self, game_id: str) -> LiveGame:
+        live = self._games.get(game_id)
+        if live is not None:
+            return live
+        async with self._load_lock:
+            live = self._games.get(game_id)
+            if live is not None:
+                return live
+            live = await asyncio.to_thread(self._load, game_id)
+            self._games[game_id] = live
+        self._kick_bots(live)  # e.g. the server stopped during a bot's turn
+        return live
+
+    def _load(self, game_id: str) -> LiveGame:
+        if len(game_id) > 32:
+            raise ApiError(404, "no such game")
+        record = self.storage.load_game(game_id)
+        if record is None:
+            raise ApiError(404, "no such game")
+        module = get_game(record.game)
+        state = module.new_game(record.players, record.seed)
+        names = _names(record.seats)
+        live = LiveGame(record, state, 0, deque(maxlen=RECENT_EVENTS), names)
+        for i, a in enumerate(record.actions):
+            live.add_events(i + 1, state.apply(a))
+        live.version = len(record.actions)
+        live.rematch_id = record.rematch_id
+        return live
+
+    def _forget(self, game_id: str) -> None:
+        """Drop the cache (another process wrote to this game); the log is reloaded."""
+        live = self._games.pop(game_id, None)
+        if live is not None:
+            live.notify({"type": "error", "message": "the game changed elsewhere; reconnect"})
+
+    # ------------------------------------------------------------ actions
+
+    async def act(self, live: LiveGame, seat: int | None, version: Any, action: Any) -> None:
+        if seat is None:
+            raise ApiError(403, "spectators cannot act; use a seat's link")
+        if isinstance(version, bool) or not isinstance(version, int):
+            raise ApiError(400, "version must be an integer (the version you last saw)")
+        async with live.lock:
+            if version != live.version:
+                raise ApiError(409, f"stale version {version}; the game is at {live.version}")
+            if live.state.is_over:
+                raise ApiError(403, "the game is over")
+            if live.state.current_player != seat:
+                raise ApiError(403, "it is not your turn")
+            module = get_game(live.record.game)
+            try:
+                parsed = module.Action.from_json(action)
+            except ValueError as exc:
+                raise ApiError(400, str(exc)) from exc
+            await self._commit(live, seat, parsed)
+        self._kick_bots(live)
+
+    async def _commit(self, live: LiveGame, seat: int, action: Any) -> None:
+        """Apply on a copy, store, then publish.  Caller holds ``live.lock``."""
+        new = live.state.clone()
+        try:
+            events = new.apply(action)
+        except ValueError as exc:  # IllegalAction is a ValueError
+            raise ApiError(400, str(exc)) from exc
+        try:
+            await asyncio.to_thread(
+                self.storage.append_action,
+                live.id,
+                live.version,
+                seat,
+                action.to_json(),
+                bool(new.is_over),
+            )
+        except StaleVersion as exc:
+            self._forget(live.id)
+            raise ApiError(409, "the game moved on; reload it") from exc
+        live.state = new
+        live.version += 1
+        live.add_events(live.version, events)
+        live.notify(None)
+
+    # --------------------------------------------------------------- bots
+
+    def _kick_bots(self, live: LiveGame) -> None:
+        if self._closing or not live.is_bot_turn():
+            return
+        if live.bot_task is not None and not live.bot_task.done():
+            return
+        live.bot_task = asyncio.get_running_loop().create_task(self._run_bots(live))
+
+    def _spec(self, live: LiveGame, seat: int) -> BotSpec:
+        level = live.record.seats[seat].level or "medium"
+        name = LEVELS.get(level, level)
+        seed = int(live.record.options.get("bot_seed", 0)) + seat
+        if name == "mcts":
+            if self.settings.hard_iterations is not None:
+                return BotSpec(name, seed, None, self.settings.hard_iterations)
+            t = float(live.record.options.get("time_s", self.settings.hard_time_s))
+            return BotSpec(name, seed, t, None)
+        return BotSpec(name, seed, None, None)
+
+    async def _choose(self, spec: BotSpec, state: Any, salt: int) -> Any:
+        if self.settings.bot_mode == "inline":
+            view = state.view(state.current_player)
+            data = await asyncio.to_thread(choose_from_view, spec, state.game, view, salt)
+            return get_game(state.game).Action.from_json(data)
+        if self._pool is None:
+            self._pool = BotPool(self.settings.bot_workers)
+        return await self._pool.choose_async(spec, state, salt)
+
+    async def _run_bots(self, live: LiveGame) -> None:
+        try:
+            while not self._closing and self._games.get(live.id) is live and live.is_bot_turn():
+                if self.settings.bot_delay_s:
+                    await asyncio.sleep(self.settings.bot_delay_s)
+                seat = live.state.current_player
+                version = live.version
+                assert seat is not None
+                action = await self._choose(self._spec(live, seat), live.state, version)
+                async with live.lock:
+                    if live.version != version or live.state.current_player != seat:
+                        continue
+                    try:
+                        await self._commit(live, seat, action)
+                    except ApiError as exc:
+                        log.error("bot move rejected in game %s: %s", live.id, exc.message)
+                        return
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("bot failure in game %s", live.id)
+
+    async def wait_bots(self, live: LiveGame) -> None:
+        """Until no bot is thinking (tests and shutdown)."""
+        while live.bot_task is not None and not live.bot_task.done():
+            await asyncio.shield(live.bot_task)
+
+    # ------------------------------------------------------------- others
+
+    async def rematch(self, live: LiveGame, seat: int | None) -> dict[str, Any]:
+        if seat is None:
+            raise ApiError(403, "only a seated player can ask for a rematch")
+        async with live.lock:
+            if live.rematch_id is not None:
+                new_id = live.rematch_id
+            else:
+                body = {
+                    "game": live.record.game,
+                    "players": live.record.players,
+                    "seats": [
+                        {"kind": s.kind, "level": s.level} if s.kind == "bot" else {"kind": "human"}
+                        for s in live.record.seats
+                    ],
+                    "options": {"time_s": live.record.options.get("time_s", 1.0)},
+                }
+                created = await self.create(body, rematch_of=live)
+                new_id = created["id"]
+                if not await asyncio.to_thread(self.storage.set_rematch, live.id, new_id):
+                    self._forget(live.id)
+                    fresh = await self.get(live.id)
+                    new_id = fresh.rematch_id or new_id
+                live.rematch_id = new_id
+                live.notify(None)
+        new = await self.get(new_id)
+        return {
+            "id": new_id,
+            "seats": [
+                {
+                    "seat": s.seat,
+                    "kind": s.kind,
+                    "level": s.level,
+                    "token": None,
+                    "url": f"/game/{new_id}",
+                }
+                for s in new.record.seats
+            ],
+            "spectator_url": f"/game/{new_id}",
+            "note": "every person keeps the token of the previous game",
+        }
+
+    async def my_games(self, tokens: list[str]) -> list[dict[str, Any]]:
+        hashes = [hash_token(t) for t in tokens if t][:50]
+        rows = await asyncio.to_thread(self.storage.games_for_tokens, hashes)
+        return [
+            {
+                "id": g.id,
+                "game": g.game,
+                "players": g.players,
+                "seat": seat,
+                "status": g.status,
+                "created": g.created.isoformat(),
+                "rematch": g.rematch_id,
+            }
+            for g, seat in rows
+        ]
+
+    def chat(self, live: LiveGame, seat: int | None, text: Any) -> None:
+        if seat is None:
+            raise ApiError(403, "spectators cannot chat")
+        if not isinstance(text, str) or not text.strip():
+            raise ApiError(400, "chat text must be a non-empty string")
+        if len(text) > CHAT_MAX:
+            raise ApiError(400, f"chat text is limited to {CHAT_MAX} characters")
+        live.notify({"type": "chat", "seat": seat, "name": live.names[seat], "text": text.strip()})
+
+
+__all__ = ["ApiError", "GameService", "IllegalAction", "LiveGame", "Settings"]

@@ -1,0 +1,115 @@
+"""The WebSocket: state on connect, pushes after changes, actions, chat, errors."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from conftest import new_game
+from fastapi.testclient import TestClient
+from starlette.testclient import WebSocketTestSession
+from starlette.websockets import WebSocketDisconnect
+
+TWO = [{"kind": "human"}, {"kind": "human"}]
+
+
+def recv(ws: WebSocketTestSession, kind: str) -> Any:
+    """The next message of this type (state pushes may come in between)."""
+    for _ in range(50):
+        msg = ws.receive_json()
+        if msg["type"] == kind:
+            return msg
+    raise AssertionError(f"no {kind} message")
+
+
+def test_ws_connect_act_and_push(client: TestClient) -> None:
+    g = new_game(client, TWO)
+    gid, t0, t1 = g["id"], g["seats"][0]["token"], g["seats"][1]["token"]
+    with (
+        client.websocket_connect(f"/ws/games/{gid}?token={t0}") as w0,
+        client.websocket_connect(f"/ws/games/{gid}?token={t1}") as w1,
+        client.websocket_connect(f"/ws/games/{gid}") as spec,
+    ):
+        s0, s1, ss = recv(w0, "state"), recv(w1, "state"), recv(spec, "state")
+        http = client.get(f"/api/games/{gid}?token={t0}").json()
+        assert {k: v for k, v in s0.items() if k != "type"} == http
+        assert s0["seat"] == 0 and s0["legal_actions"]
+        assert s1["seat"] == 1 and s1["legal_actions"] == []
+        assert ss["seat"] is None and ss["legal_actions"] == []
+        w0.send_json({"type": "action", "version": 0, "action": s0["legal_actions"][0]})
+        for ws in (w0, w1, spec):
+            assert recv(ws, "state")["version"] == 1
+        # seat 1 moves over HTTP; the sockets hear of it
+        a = client.get(f"/api/games/{gid}?token={t1}").json()["legal_actions"][0]
+        r = client.post(f"/api/games/{gid}/actions?token={t1}", json={"version": 1, "action": a})
+        assert r.status_code == 200
+        assert recv(w0, "state")["version"] == 2
+        assert recv(spec, "state")["version"] == 2
+        # chat reaches everybody; spectators may not chat or act
+        w1.send_json({"type": "chat", "text": "  hello  "})
+        for ws in (w0, w1, spec):
+            assert recv(ws, "chat") == {
+                "type": "chat",
+                "seat": 1,
+                "name": "Player 2",
+                "text": "hello",
+            }
+        spec.send_json({"type": "chat", "text": "boo"})
+        assert recv(spec, "error")["status"] == 403
+        spec.send_json({"type": "action", "version": 2, "action": {"type": "pass"}})
+        assert recv(spec, "error")["status"] == 403
+
+
+def test_ws_errors_keep_the_connection(client: TestClient) -> None:
+    g = new_game(client, TWO)
+    gid, t0, t1 = g["id"], g["seats"][0]["token"], g["seats"][1]["token"]
+    with client.websocket_connect(f"/ws/games/{gid}?token={t0}") as ws:
+        first = recv(ws, "state")
+        ws.send_text("{oops")
+        assert "malformed" in recv(ws, "error")["message"]
+        ws.send_text("[1]")
+        assert recv(ws, "error")["status"] == 400
+        ws.send_text(json.dumps({"type": "chat", "text": "x" * 17000}))
+        assert recv(ws, "error")["status"] == 413
+        ws.send_json({"type": "dance"})
+        assert recv(ws, "error")["status"] == 400
+        ws.send_json({"type": "action", "version": 0, "action": {"type": "draft", "index": 42}})
+        assert recv(ws, "error")["status"] == 400
+        ws.send_json({"type": "action", "version": 3, "action": first["legal_actions"][0]})
+        assert recv(ws, "error")["status"] == 409
+        # still open and working
+        ws.send_json({"type": "action", "version": 0, "action": first["legal_actions"][0]})
+        assert recv(ws, "state")["version"] == 1
+    with client.websocket_connect(f"/ws/games/{gid}?token={t1}") as ws:
+        recv(ws, "state")
+        ws.send_json({"type": "action", "version": 0, "action": first["legal_actions"][0]})
+        assert recv(ws, "error")["status"] == 409
+        ws.send_json({"type": "action", "version": 1, "action": {"type": "pass"}})
+        err = recv(ws, "error")
+        assert err["status"] in (400, 403)
+    assert client.get(f"/api/games/{gid}").json()["version"] == 1
+
+
+def test_ws_rate_limit(client: TestClient) -> None:
+    g = new_game(client, TWO)
+    with client.websocket_connect(f"/ws/games/{g['id']}?token={g['seats'][0]['token']}") as ws:
+        recv(ws, "state")
+        for _ in range(30):
+            ws.send_json({"type": "ping"})
+        kinds = [ws.receive_json()["type"] for _ in range(30)]
+        assert kinds.count("pong") <= 20 and "error" in kinds
+        errors = [k for k in kinds if k == "error"]
+        assert len(errors) == 30 - kinds.count("pong")
+
+
+def test_ws_unknown_game_and_bad_token(client: TestClient) -> None:
+    with client.websocket_connect("/ws/games/nope") as ws:
+        assert ws.receive_json()["status"] == 404
+        with pytest.raises(WebSocketDisconnect):
+            ws.receive_json()
+    g = new_game(client, TWO)
+    with client.websocket_connect(f"/ws/games/{g['id']}?token=forged") as ws:
+        assert ws.receive_json()["status"] == 403
+        with pytest.raises(WebSocketDisconnect):
+            ws.receive_json()
