@@ -108,9 +108,8 @@ class LiveGame:
 
     def add_events(self, version: int, events: list[Any]) -> None:
         for e in events:
-            self.events.append(
-                {"version": version, "type": type(e).__name__, "text": e.text(self.names)}
-            )
+            # The event's own fields let clients translate and chart it.
+            self.events.append({**e.to_json(), "version": version, "text": e.text(self.names)})
 
     def notify(self, message: dict[str, Any] | None = None) -> None:
         """Tell every subscriber: ``None`` = the state changed (each builds its own view)."""

@@ -1,0 +1,1162 @@
+// erebus web client — Expedition: Northwest Passage.
+// Plain ES module, no build step, no dependencies.
+// Pages: lobby at "/", game at "/game/{id}?token=…" (also "?game={id}&token=…").
+
+const ASSET = (p) => new URL(p, import.meta.url).href;
+const LANGS = ["en", "hu", "it", "fr", "uk", "ja"];
+const LANG_NAMES = { en: "English", hu: "Magyar", it: "Italiano", fr: "Français", uk: "Українська", ja: "日本語" };
+const COLORS = ["#c8412f", "#2f6db5", "#2f8a55", "#c99a1d"];
+const TOKENS = ["inuit", "cairn", "franklin", "strait", "cartography"];
+const TOKEN_COLORS = { inuit: "#d9822b", cairn: "#8a8f98", franklin: "#6b3f24", strait: "#2b8fb3", cartography: "#7a5cb0" };
+const TOKEN_GLYPH = { inuit: "I", cairn: "C", franklin: "F", strait: "S", cartography: "K" };
+const BASE_COST = { draw: 1, refresh: 2, place: 1, move: 1, transfer: 1, explore: 3, discover: 2 };
+const ROMAN = ["", "I", "II", "III", "IV", "V", "VI", "VII"];
+const SVGNS = "http://www.w3.org/2000/svg";
+const LOC_GREENLAND = -1, LOC_NORTHWEST = -2, LOC_BOARD = -3, LOC_LOST = -4;
+
+// ------------------------------------------------------------------ helpers
+
+function h(tag, attrs = {}, ...kids) {
+  const el = document.createElement(tag);
+  setAttrs(el, attrs);
+  for (const k of kids.flat()) if (k != null && k !== false) el.append(k instanceof Node ? k : String(k));
+  return el;
+}
+function s(tag, attrs = {}, ...kids) {
+  const el = document.createElementNS(SVGNS, tag);
+  setAttrs(el, attrs);
+  for (const k of kids.flat()) if (k != null && k !== false) el.append(k instanceof Node ? k : String(k));
+  return el;
+}
+function setAttrs(el, attrs) {
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v == null || v === false) continue;
+    if (k.startsWith("on") && typeof v === "function") el.addEventListener(k.slice(2), v);
+    else if (k === "text") el.textContent = v;
+    else el.setAttribute(k, v === true ? "" : v);
+  }
+}
+const $ = (sel, root = document) => root.querySelector(sel);
+const r3 = (n) => Math.round(n * 1000) / 1000;
+
+// JSON with big integers (the land/sea bitboards exceed 2^53): quote long digit runs first.
+function parseJSON(text) {
+  return JSON.parse(text.replace(/([:\[,]\s*)(-?\d{16,})(?=\s*[,\}\]])/g, '$1"$2"'));
+}
+function big(v) {
+  if (typeof v === "bigint") return v;
+  if (typeof v === "string") return BigInt(v);
+  if (typeof v === "number") return BigInt(Math.round(v)); // already lossy: server should send strings
+  return 0n;
+}
+
+// ------------------------------------------------------------------ i18n
+
+let STR = {}, STR_EN = {};
+function pickLang() {
+  const saved = localStorage.getItem("erebus.lang");
+  if (saved && LANGS.includes(saved)) return saved;
+  for (const l of navigator.languages || [navigator.language || "en"]) {
+    const base = (l || "").toLowerCase().split("-")[0];
+    if (LANGS.includes(base)) return base;
+  }
+  return "en";
+}
+async function loadLang(lang) {
+  const get = async (l) => { try { const r = await fetch(ASSET(`i18n/${l}.json`)); return r.ok ? await r.json() : {}; } catch { return {}; } };
+  STR_EN = await get("en");
+  STR = lang === "en" ? STR_EN : await get(lang);
+  document.documentElement.lang = lang;
+}
+function t(key, params = {}) {
+  let str = STR[key] ?? STR_EN[key] ?? key;
+  return str.replace(/\{(\w+)\}/g, (m, k) => (params[k] != null ? params[k] : m));
+}
+function langSwitcher(onChange) {
+  const sel = h("select", { "aria-label": t("language"), class: "lang" },
+    LANGS.map((l) => h("option", { value: l, selected: l === APP.lang }, LANG_NAMES[l])));
+  sel.addEventListener("change", async () => {
+    APP.lang = sel.value;
+    localStorage.setItem("erebus.lang", APP.lang);
+    await loadLang(APP.lang);
+    onChange();
+  });
+  return sel;
+}
+
+// ------------------------------------------------------------------ app state
+
+const APP = {
+  lang: "en",
+  content: null,
+  gameId: null,
+  token: null,
+  msg: null, view: null, legal: [], seat: null, version: 0,
+  events: [], chat: [], players: null,
+  sel: null,          // {mode:"place", reserve:i, tile, rot, side} | {mode:"move", vehicle}
+  vehicle: "ship",    // acting vehicle for draw/place/explore/discover
+  hover: null,        // {x,y}
+  placeIdx: 0,        // keyboard cycling among legal placements
+  ws: null, wsOk: false, pollTimer: null, toastTimer: null,
+  showLog: true,
+};
+
+// ------------------------------------------------------------------ content / geometry
+
+async function loadContent() {
+  let c = null;
+  try {
+    const r = await fetch("/api/content/northwest");
+    if (r.ok) { const j = await r.json(); if (j && j.orientations && j.board) c = j; }
+  } catch { /* fall back */ }
+  if (!c) c = await (await fetch(ASSET("northwest-tiles.json"))).json();
+  const b = c.board;
+  c.W = b.width; c.H = b.height; c.S = b.width + 2;
+  c.tileIndex = Object.fromEntries(c.ids.map((id, i) => [id, i]));
+  c.nTiles = c.tiles.length;
+  APP.content = c;
+}
+
+const G = () => APP.content;
+function sqXY(bit) { const S = G().S; return [bit % S, Math.floor(bit / S)]; }
+function orientOf(tileIdx, side, rot) {
+  const sides = Object.keys(G().tiles[tileIdx].sides).sort();
+  return G().orients_of[tileIdx][sides.indexOf(side) * 4 + rot];
+}
+function orient(o) {
+  const [tile, side, rot, w, h, terrain, symbol, sym] = G().orientations[o];
+  return { tile, side, rot, w, h, terrain, symbol, sym };
+}
+function frozenRows(sun) { return G().board.sun.frozen_rows[String(sun)] ?? 0; }
+
+// Everything the board drawing needs, derived from the view.
+function derive(view) {
+  const c = G(), { W, H, S } = c;
+  const land = big(view.land), sea = big(view.sea);
+  const vert = (x, y) => {
+    const b = BigInt(x + S * y);
+    if ((land >> b) & 1n) return "l";
+    if ((sea >> b) & 1n) return "s";
+    return null;
+  };
+  const sqTile = new Map();        // "x,y" -> tile index
+  const tileSquares = new Map();   // tile index -> [[x,y]...]
+  const tileSymbols = [];          // [{x,y,symbol}]
+  for (const [ti, anchor, o] of view.tiles) {
+    const [ax, ay] = sqXY(anchor);
+    let sqs = [[ax, ay]];
+    if (o >= 0) {
+      const or = orient(o);
+      sqs = [];
+      for (let dy = 0; dy < or.h; dy++) for (let dx = 0; dx < or.w; dx++) sqs.push([ax + dx, ay + dy]);
+      if (or.symbol && or.sym) tileSymbols.push({ x: ax + or.sym[0], y: ay + or.sym[1], symbol: or.symbol });
+    } else if (ti >= c.nTiles) {
+      const p = c.board.printed_squares[ti - c.nTiles];
+      if (p && p.symbol) tileSymbols.push({ x: ax, y: ay, symbol: p.symbol });
+    }
+    tileSquares.set(ti, sqs);
+    for (const [x, y] of sqs) sqTile.set(`${x},${y}`, ti);
+  }
+  return { W, H, S, vert, sqTile, tileSquares, tileSymbols, frozen: frozenRows(view.sun) };
+}
+
+// ------------------------------------------------------------------ marching squares
+
+// corners: [nw, ne, se, sw] each "l" | "s"; returns SVG path data for the land part of a unit square at (x,y).
+function landPath(x, y, corners) {
+  const P = [[x, y], [x + 1, y], [x + 1, y + 1], [x, y + 1]];
+  const M = [[x + 0.5, y], [x + 1, y + 0.5], [x + 0.5, y + 1], [x, y + 0.5]]; // edge i: corner i -> i+1
+  const L = corners.map((c) => c === "l");
+  const n = L.filter(Boolean).length;
+  const cx = x + 0.5, cy = y + 0.5;
+  const pt = (p) => `${r3(p[0])} ${r3(p[1])}`;
+  if (n === 0) return "";
+  if (n === 4) return `M${pt(P[0])}L${pt(P[1])}L${pt(P[2])}L${pt(P[3])}Z`;
+  const saddle = n === 2 && L[0] === L[2];
+  if (saddle) {
+    // Two separate land corners: sea flows across the square (a channel).
+    let d = "";
+    for (let i = 0; i < 4; i++) if (L[i]) {
+      const a = M[(i + 3) % 4], b = M[i];
+      const ctl = [P[i][0] * 0.35 + cx * 0.65, P[i][1] * 0.35 + cy * 0.65];
+      d += `M${pt(P[i])}L${pt(b)}Q${pt(ctl)} ${pt(a)}Z`;
+    }
+    return d;
+  }
+  // Walk the boundary; coast segments are curved.
+  let d = "";
+  const start = L.findIndex((v, i) => v && !L[(i + 3) % 4]); // first land corner after sea
+  let first = true;
+  for (let k = 0; k < 4; k++) {
+    const i = (start + k) % 4, j = (i + 1) % 4;
+    if (L[i]) {
+      d += (first ? "M" : "L") + pt(P[i]); first = false;
+      if (!L[j]) d += "L" + pt(M[i]);
+    } else if (L[j]) {
+      // coast from the previous midpoint to M[i], curving around the sea side
+      const prev = d.match(/([\d.\-]+) ([\d.\-]+)$/);
+      const a = prev ? [parseFloat(prev[1]), parseFloat(prev[2])] : M[i];
+      const b = M[i];
+      const mid = [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
+      let ctl;
+      if (n === 1) ctl = [mid[0] * 0.3 + cx * 0.7, mid[1] * 0.3 + cy * 0.7];
+      else if (n === 3) ctl = [mid[0] * 0.55 + cx * 0.45, mid[1] * 0.55 + cy * 0.45];
+      else ctl = [mid[0] + (cy - mid[1]) * 0.0 + (x + y) % 2 * 0.06 - 0.03, mid[1] + 0.06 * (((x * 7 + y * 3) % 3) - 1)];
+      d += `Q${pt(ctl)} ${pt(b)}`;
+    }
+  }
+  return d + "Z";
+}
+
+// ------------------------------------------------------------------ networking
+
+function apiUrl(path) { return path; }
+function wsUrl() {
+  const proto = location.protocol === "https:" ? "wss:" : "ws:";
+  const q = APP.token ? `?token=${encodeURIComponent(APP.token)}` : "";
+  return `${proto}//${location.host}/ws/games/${encodeURIComponent(APP.gameId)}${q}`;
+}
+async function fetchState() {
+  const q = APP.token ? `?token=${encodeURIComponent(APP.token)}` : "";
+  const r = await fetch(apiUrl(`/api/games/${encodeURIComponent(APP.gameId)}${q}`));
+  if (!r.ok) throw new Error(`${r.status} ${await r.text()}`);
+  return parseJSON(await r.text());
+}
+function connectWS() {
+  let ws;
+  try { ws = new WebSocket(wsUrl()); } catch { startPolling(); return; }
+  APP.ws = ws;
+  ws.onopen = () => { APP.wsOk = true; stopPolling(); renderStatusDot(); };
+  ws.onmessage = (ev) => {
+    let m; try { m = parseJSON(ev.data); } catch { return; }
+    onServerMessage(m);
+  };
+  ws.onclose = () => {
+    APP.wsOk = false; APP.ws = null; renderStatusDot();
+    startPolling();
+    setTimeout(connectWS, 4000);
+  };
+  ws.onerror = () => { try { ws.close(); } catch { /* */ } };
+}
+function startPolling() {
+  if (APP.pollTimer) return;
+  APP.pollTimer = setInterval(async () => { try { onServerMessage(await fetchState()); } catch { /* */ } }, 3000);
+}
+function stopPolling() { clearInterval(APP.pollTimer); APP.pollTimer = null; }
+
+async function sendAction(action) {
+  APP.sel = null; APP.hover = null;
+  if (APP.ws && APP.wsOk) {
+    APP.ws.send(JSON.stringify({ type: "action", version: APP.version, action }));
+    APP.legal = []; renderGame();
+    return;
+  }
+  const q = APP.token ? `?token=${encodeURIComponent(APP.token)}` : "";
+  try {
+    const r = await fetch(`/api/games/${encodeURIComponent(APP.gameId)}/actions${q}`, {
+      method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ version: APP.version, action }),
+    });
+    const txt = await r.text();
+    if (!r.ok) { toast(t("error_action", { msg: errText(txt) })); return; }
+    const m = txt ? parseJSON(txt) : null;
+    if (m && m.view) onServerMessage(m); else onServerMessage(await fetchState());
+  } catch (e) { toast(String(e)); }
+}
+function errText(txt) { try { const j = JSON.parse(txt); return j.detail || j.error || j.message || txt; } catch { return txt; } }
+function sendChat(text) {
+  if (APP.ws && APP.wsOk) APP.ws.send(JSON.stringify({ type: "chat", text }));
+  else toast(t("chat_offline"));
+}
+
+function onServerMessage(m) {
+  if (!m) return;
+  if (m.type === "chat") { APP.chat.push(m); renderLog(); return; }
+  if (m.type === "error") { toast(t("error_action", { msg: m.message || m.detail || m.text || "" })); if (m.view) applyState(m); return; }
+  if (m.view) applyState(m);
+}
+function applyState(m) {
+  const old = APP.version;
+  APP.msg = m; APP.view = m.view; APP.legal = m.legal_actions || [];
+  APP.seat = m.seat ?? m.view.seat ?? null;
+  APP.version = m.version ?? APP.version;
+  if (m.players) APP.players = m.players;
+  if (m.chat) APP.chat = m.chat;
+  const evs = m.events || [];
+  if (evs.length) {
+    // Full history (first event equal to ours) replaces; otherwise the events are new ones.
+    const raw = APP.rawEvents || (APP.rawEvents = []);
+    const same = raw.length && JSON.stringify(evs[0]) === JSON.stringify(raw[0]);
+    if (!raw.length || (same && evs.length >= raw.length)) APP.rawEvents = evs.slice();
+    else if (m.version !== old) raw.push(...evs);
+    APP.events = APP.rawEvents.map(normEvent);
+  }
+  // Keep a selection only if it is still meaningful.
+  if (APP.sel && APP.sel.mode === "place") {
+    const res = myReserve();
+    if (!res.includes(APP.sel.tileIdx)) APP.sel = null;
+  }
+  if (!APP.legal.length) APP.sel = null;
+  renderGame();
+}
+
+// ------------------------------------------------------------------ game helpers
+
+function seatName(i) {
+  const p = APP.players && APP.players[i];
+  if (p && p.name) return p.name;
+  return t("player_n", { n: i + 1 });
+}
+function myReserve() { const v = APP.view; return APP.seat == null ? [] : (v.reserve[APP.seat] || []); }
+function crewOf(v, i) { const c = v.crew.slice(5 * i, 5 * i + 5); return { shipA: c[0], shipR: c[1], sledA: c[2], sledR: c[3], lost: c[4] }; }
+function locOf(v, i) { return { ship: v.loc[2 * i], sled: v.loc[2 * i + 1] }; }
+function ptokOf(v, i) { return v.ptok.slice(5 * i, 5 * i + 5); }
+function legalOf(type) { return APP.legal.filter((a) => a.type === type); }
+function vehicleFor(type, pred = () => true) {
+  const acts = APP.legal.filter((a) => a.type === type && pred(a));
+  if (acts.some((a) => a.vehicle === APP.vehicle)) return APP.vehicle;
+  return acts.length ? acts[0].vehicle : APP.vehicle;
+}
+function nextCost(kind) { return (BASE_COST[kind] || 0) + (APP.view.acted > 0 ? 1 : 0); }
+function tileName(ti) { return G().ids[ti] || `#${ti}`; }
+function locText(l) {
+  if (l === LOC_GREENLAND) return t("loc_greenland");
+  if (l === LOC_NORTHWEST) return t("loc_northwest");
+  if (l === LOC_BOARD) return t("loc_board");
+  if (l === LOC_LOST) return t("loc_lost");
+  const sq = APP.D && APP.D.tileSquares.get(l);
+  if (l >= G().nTiles) return sq ? `(${sq[0][0]},${sq[0][1]})` : "";
+  return sq ? `${tileName(l)} (${sq[0][0]},${sq[0][1]})` : tileName(l);
+}
+function placementsFor(sel) {
+  if (!sel) return [];
+  const id = tileName(sel.tileIdx);
+  return APP.legal.filter((a) => a.type === "place" && a.tile === id && a.rotation === sel.rot && (a.side || "a") === sel.side);
+}
+function isMyTurn() { return APP.legal.length > 0; }
+
+// ------------------------------------------------------------------ rendering: board
+
+const CELL_PAD = 1.5;
+
+function renderBoard() {
+  const v = APP.view, c = G(), D = APP.D, { W, H } = D;
+  const svg = s("svg", {
+    viewBox: `${-CELL_PAD} -0.75 ${W + 2 * CELL_PAD} ${H + 2.05}`, class: "board", role: "img",
+    "aria-label": t("board"),
+  });
+  svg.append(defs());
+  // ocean frame
+  svg.append(s("rect", { x: -CELL_PAD, y: -0.75, width: W + 2 * CELL_PAD, height: H + 2.05, class: "frame" }));
+  // zones backdrop
+  const zones = c.board.zones;
+  let zx = 0;
+  while (zx < W) {
+    let e = zx; while (e < W && zones[e] === zones[zx]) e++;
+    svg.append(s("text", { x: (zx + e) / 2, y: -0.25, class: "zone-label" }, `×${zones[zx]}`));
+    if (zx > 0) svg.append(s("line", { x1: zx, y1: -0.5, x2: zx, y2: H + 0.15, class: "zone-line" }));
+    zx = e;
+  }
+  // squares
+  const gSq = s("g", {});
+  for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) {
+    const corners = [D.vert(x, y), D.vert(x + 1, y), D.vert(x + 1, y + 1), D.vert(x, y + 1)];
+    const placed = D.sqTile.has(`${x},${y}`);
+    if (placed) {
+      gSq.append(s("rect", { x, y, width: 1, height: 1, class: "sea" }));
+      const d = landPath(x, y, corners);
+      if (d) gSq.append(s("path", { d, class: "land" }));
+    } else {
+      gSq.append(s("rect", { x, y, width: 1, height: 1, class: "empty" }));
+    }
+  }
+  svg.append(gSq);
+  // fixed vertices of empty squares: small dots (what a neighbour must match)
+  const gV = s("g", {});
+  for (let y = 0; y <= H; y++) for (let x = 0; x <= W; x++) {
+    const val = D.vert(x, y); if (!val) continue;
+    const touchesEmpty = [[x - 1, y - 1], [x, y - 1], [x - 1, y], [x, y]].some(([a, b]) => a >= 0 && b >= 0 && a < W && b < H && !D.sqTile.has(`${a},${b}`));
+    if (touchesEmpty) gV.append(s("circle", { cx: x, cy: y, r: 0.07, class: val === "l" ? "vdot land-dot" : "vdot sea-dot" }));
+  }
+  // tile outlines
+  const gT = s("g", {});
+  for (const [ti, sqs] of D.tileSquares) {
+    const xs = sqs.map((q) => q[0]), ys = sqs.map((q) => q[1]);
+    const x0 = Math.min(...xs), y0 = Math.min(...ys);
+    gT.append(s("rect", { x: x0, y: y0, width: Math.max(...xs) - x0 + 1, height: Math.max(...ys) - y0 + 1,
+      class: ti >= c.nTiles ? "tile-outline printed" : "tile-outline" }, s("title", {}, tileName(ti))));
+  }
+  svg.append(gT);
+  // ice
+  const fr = D.frozen;
+  if (fr > 0) {
+    svg.append(s("rect", { x: 0, y: 0, width: W, height: fr, class: "ice", fill: "url(#icehatch)" }));
+    svg.append(s("line", { x1: -0.3, y1: fr, x2: W + 0.3, y2: fr, class: "ice-line" }));
+  }
+  svg.append(gV);
+  // printed symbols and tokens
+  const gTok = s("g", {});
+  for (const sym of D.tileSymbols) gTok.append(symbolMark(sym.x + 0.5, sym.y + 0.5, sym.symbol, false));
+  for (const [bit, kind] of Object.entries(v.board_tokens || {})) {
+    const [x, y] = sqXY(Number(bit));
+    gTok.append(tokenDisc(x + 0.5, y + 0.5, TOKENS[kind - 1], 0.2));
+  }
+  svg.append(gTok);
+  // arrows
+  svg.append(arrow("greenland", v));
+  svg.append(arrow("northwest", v));
+  // highlights
+  svg.append(highlights());
+  // vehicles
+  svg.append(vehicles());
+  // sun track
+  svg.append(sunTrack(v.sun));
+  // board border
+  svg.append(s("rect", { x: 0, y: 0, width: W, height: H, class: "board-border" }));
+  svg.addEventListener("mouseleave", () => { if (APP.hover) { APP.hover = null; refreshBoard(); } });
+  return svg;
+}
+
+function defs() {
+  return s("defs", {},
+    s("pattern", { id: "icehatch", width: 0.25, height: 0.25, patternUnits: "userSpaceOnUse", patternTransform: "rotate(35)" },
+      s("rect", { width: 0.25, height: 0.25, fill: "rgba(225,240,255,0.22)" }),
+      s("line", { x1: 0, y1: 0, x2: 0, y2: 0.25, stroke: "rgba(255,255,255,0.45)", "stroke-width": 0.035 })),
+    s("radialGradient", { id: "sungrad" },
+      s("stop", { offset: "0%", "stop-color": "#fff6c2" }), s("stop", { offset: "100%", "stop-color": "#f0a800" })));
+}
+
+function symbolMark(cx, cy, kind, _filled) {
+  // faint printed symbol (the token may be taken)
+  return s("circle", { cx, cy, r: 0.26, class: `symbol-mark sym-${kind}` });
+}
+function tokenDisc(cx, cy, kind, r = 0.2, label) {
+  return s("g", { class: `token tok-${kind}` },
+    s("title", {}, t(`tok_${kind}`)),
+    s("circle", { cx, cy, r, fill: TOKEN_COLORS[kind] }),
+    s("text", { x: cx, y: cy + r * 0.38, "font-size": r * 1.1, class: "tok-glyph" }, label ?? TOKEN_GLYPH[kind]));
+}
+
+function arrowGeom(which) {
+  const { W } = APP.D;
+  const a = G().board.arrows[which].square;
+  if (which === "greenland") return { x: W + 0.08, y: a[1], dir: 1 };
+  return { x: -0.08, y: a[1], dir: -1 };
+}
+function arrow(which, v) {
+  const { x, y, dir } = arrowGeom(which);
+  const L = 1.3;
+  const pts = dir > 0
+    ? [[x, y + 0.15], [x + L - 0.45, y + 0.15], [x + L - 0.45, y - 0.1], [x + L, y + 0.5], [x + L - 0.45, y + 1.1], [x + L - 0.45, y + 0.85], [x, y + 0.85]]
+    : [[x, y + 0.15], [x - L + 0.45, y + 0.15], [x - L + 0.45, y - 0.1], [x - L, y + 0.5], [x - L + 0.45, y + 1.1], [x - L + 0.45, y + 0.85], [x, y + 0.85]];
+  const g = s("g", { class: `arrow arrow-${which}`, "data-arrow": which },
+    s("title", {}, t(which === "greenland" ? "loc_greenland" : "loc_northwest")),
+    s("polygon", { points: pts.map((p) => p.map(r3).join(",")).join(" ") }));
+  const label = t(which === "greenland" ? "greenland_short" : "northwest_short");
+  g.append(s("text", { x: x + dir * 0.05, y: y - 0.22, class: "arrow-label", "text-anchor": dir > 0 ? "start" : "end" }, label));
+  const left = which === "greenland" ? v.gl_left : v.nw_left;
+  (left || []).forEach((val, i) => {
+    const cx = x + dir * (0.22 + (i % 3) * 0.3), cy = y + (i < 3 ? 1.35 : 1.68);
+    g.append(tokenDisc(cx, cy, which === "greenland" ? "gl" : "nw", 0.14, String(val)));
+  });
+  return g;
+}
+
+function sunTrack(sun) {
+  const { W, H } = APP.D;
+  const g = s("g", { class: "sun-track" });
+  const y = H + 0.75, x0 = W / 2 - 3 * 0.9;
+  g.append(s("text", { x: x0 - 0.75, y: y + 0.12, class: "sun-label" }, t("sun")));
+  for (let p = 1; p <= 7; p++) {
+    const cx = x0 + (p - 1) * 0.9;
+    const hl = p === 3 || p === 5;
+    g.append(s("circle", { cx, cy: y, r: 0.3, class: "sun-slot" + (hl ? " hl" : "") }));
+    g.append(s("text", { x: cx, y: y + 0.1, class: "sun-roman" }, ROMAN[p]));
+    // small ice gauge under each slot
+    const fr = frozenRows(p);
+    g.append(s("rect", { x: cx - 0.32, y: y + 0.34, width: 0.64 * (fr / APP.D.H), height: 0.07, class: "sun-ice" }));
+    if (p === sun) g.append(s("circle", { cx, cy: y, r: 0.24, fill: "url(#sungrad)", class: "sun-disc" }, s("title", {}, `${t("sun")} ${ROMAN[p]}`)));
+  }
+  g.append(s("text", { x: x0 + 6 * 0.9 + 0.5, y: y + 0.12, class: "sun-info" },
+    t("frozen_rows", { n: frozenRows(sun) })));
+  return g;
+}
+
+function tileCenter(ti) {
+  const D = APP.D, sqs = D.tileSquares.get(ti);
+  if (!sqs) return null;
+  const xs = sqs.map((q) => q[0]), ys = sqs.map((q) => q[1]);
+  return { x: (Math.min(...xs) + Math.max(...xs) + 1) / 2, y: (Math.min(...ys) + Math.max(...ys) + 1) / 2, w: Math.max(...xs) - Math.min(...xs) + 1 };
+}
+function vehiclePos(loc, kind, seat, count) {
+  const n = APP.view.players;
+  const spread = (seat - (n - 1) / 2) * 0.26;
+  if (loc === LOC_GREENLAND || loc === LOC_NORTHWEST) {
+    const { x, y, dir } = arrowGeom(loc === LOC_GREENLAND ? "greenland" : "northwest");
+    return { x: x + dir * (0.55 + (kind === "sled" ? 0.1 : -0.1)) + spread * 0.2, y: y + 0.5 + spread + (kind === "sled" ? 0.05 : -0.05) };
+  }
+  if (loc < 0) return null;
+  const c = tileCenter(loc); if (!c) return null;
+  const horiz = c.w > 1;
+  return horiz
+    ? { x: c.x + spread * 1.4, y: c.y + (kind === "ship" ? -0.2 : 0.25) }
+    : { x: c.x + spread * 0.9, y: c.y + (kind === "ship" ? -0.22 : 0.25) };
+}
+function shipShape(x, y, color) {
+  const k = 0.5;
+  return s("g", { transform: `translate(${r3(x)} ${r3(y)}) scale(${k})` },
+    s("path", { d: "M-0.42 0.05 L0.42 0.05 L0.3 0.25 L-0.3 0.25 Z", fill: color, stroke: "#1b1b1b", "stroke-width": 0.05 }),
+    s("line", { x1: 0, y1: 0.05, x2: 0, y2: -0.45, stroke: "#1b1b1b", "stroke-width": 0.05 }),
+    s("path", { d: "M0.03 -0.42 L0.3 -0.05 L0.03 -0.05 Z", fill: "#fbf7ea", stroke: "#1b1b1b", "stroke-width": 0.03 }),
+    s("path", { d: "M-0.03 -0.36 L-0.25 -0.05 L-0.03 -0.05 Z", fill: "#fbf7ea", stroke: "#1b1b1b", "stroke-width": 0.03 }));
+}
+function sledShape(x, y, color) {
+  const k = 0.5;
+  return s("g", { transform: `translate(${r3(x)} ${r3(y)}) scale(${k})` },
+    s("rect", { x: -0.32, y: -0.2, width: 0.56, height: 0.24, rx: 0.04, fill: color, stroke: "#1b1b1b", "stroke-width": 0.05 }),
+    s("path", { d: "M-0.4 0.12 L0.3 0.12 Q0.45 0.12 0.42 -0.05", fill: "none", stroke: "#1b1b1b", "stroke-width": 0.06 }));
+}
+function vehicles() {
+  const v = APP.view, g = s("g", { class: "vehicles" });
+  for (let i = 0; i < v.players; i++) {
+    const loc = locOf(v, i);
+    for (const kind of ["ship", "sled"]) {
+      const p = vehiclePos(loc[kind], kind, i);
+      if (!p) continue;
+      const mine = i === APP.seat;
+      const canMove = mine && APP.legal.some((a) => a.type === "move" && a.vehicle === kind);
+      const selected = APP.sel && APP.sel.mode === "move" && APP.sel.vehicle === kind && mine;
+      const vg = s("g", {
+        class: "vehicle" + (canMove ? " movable" : "") + (selected ? " selected" : ""),
+        tabindex: canMove ? 0 : null, role: canMove ? "button" : null,
+        "aria-label": `${seatName(i)}: ${t(kind)}${canMove ? " — " + t("click_to_move") : ""}`,
+      }, s("title", {}, `${seatName(i)} — ${t(kind)}`));
+      if (selected || canMove) vg.append(s("circle", { cx: p.x, cy: p.y - 0.02, r: 0.24, class: "vehicle-halo" }));
+      vg.append(kind === "ship" ? shipShape(p.x, p.y, COLORS[i]) : sledShape(p.x, p.y, COLORS[i]));
+      if (canMove) {
+        const act = () => { APP.sel = selected ? null : { mode: "move", vehicle: kind }; APP.vehicle = kind; renderGame(); };
+        vg.addEventListener("click", (e) => { e.stopPropagation(); act(); });
+        vg.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); act(); } });
+      }
+      g.append(vg);
+    }
+  }
+  return g;
+}
+
+function highlights() {
+  const g = s("g", { class: "highlights" });
+  const sel = APP.sel, D = APP.D;
+  if (!sel) return g;
+  if (sel.mode === "move") {
+    for (const a of APP.legal.filter((a) => a.type === "move" && a.vehicle === sel.vehicle)) {
+      if (typeof a.to === "string") {
+        const { x, y, dir } = arrowGeom(a.to);
+        const r = s("rect", { x: dir > 0 ? x : x - 1.3, y: y - 0.12, width: 1.3, height: 1.24, class: "dest", tabindex: 0, role: "button",
+          "aria-label": t("move_to", { to: t(a.to === "greenland" ? "loc_greenland" : "loc_northwest") }) });
+        bindActivate(r, () => sendAction(a));
+        g.append(r);
+        continue;
+      }
+      const [tx, ty] = a.to;
+      const ti = D.sqTile.get(`${tx},${ty}`);
+      const sqs = ti != null ? D.tileSquares.get(ti) : [[tx, ty]];
+      const xs = sqs.map((q) => q[0]), ys = sqs.map((q) => q[1]);
+      const x0 = Math.min(...xs), y0 = Math.min(...ys);
+      const r = s("rect", { x: x0 + 0.04, y: y0 + 0.04, width: Math.max(...xs) - x0 + 0.92, height: Math.max(...ys) - y0 + 0.92,
+        class: "dest", tabindex: 0, role: "button", "aria-label": t("move_to", { to: `${tx},${ty}` }) });
+      bindActivate(r, () => sendAction(a));
+      g.append(r);
+    }
+    return g;
+  }
+  if (sel.mode === "place") {
+    const opts = placementsFor(sel);
+    const cover = new Set();
+    const o = orient(orientOf(sel.tileIdx, sel.side, sel.rot));
+    for (const a of opts) for (let dy = 0; dy < o.h; dy++) for (let dx = 0; dx < o.w; dx++) cover.add(`${a.x + dx},${a.y + dy}`);
+    for (const k of cover) {
+      const [x, y] = k.split(",").map(Number);
+      g.append(s("rect", { x, y, width: 1, height: 1, class: "legal-sq" }));
+    }
+    for (const a of opts) g.append(s("circle", { cx: a.x + 0.5, cy: a.y + 0.5, r: 0.06, class: "anchor-dot" }));
+    // preview
+    const cur = currentPlacement(opts, o);
+    if (cur) g.append(tilePreview(o, cur.x, cur.y, true));
+    // hit targets: each legal square
+    for (const k of cover) {
+      const [x, y] = k.split(",").map(Number);
+      const hit = s("rect", { x, y, width: 1, height: 1, class: "hit" });
+      hit.addEventListener("mouseenter", () => { if (APP.hover && APP.hover.x === x && APP.hover.y === y) return; APP.hover = { x, y }; refreshBoard(); });
+      hit.addEventListener("click", () => {
+        APP.hover = { x, y };
+        const p = currentPlacement(opts, o);
+        if (p) sendAction(p);
+      });
+      g.append(hit);
+    }
+  }
+  return g;
+}
+function currentPlacement(opts, o) {
+  if (!opts.length) return null;
+  const hv = APP.hover;
+  if (hv) {
+    const inside = opts.filter((a) => hv.x >= a.x && hv.x < a.x + o.w && hv.y >= a.y && hv.y < a.y + o.h);
+    if (inside.length) return inside.find((a) => a.x === hv.x && a.y === hv.y) || inside[0];
+    return null;
+  }
+  return opts[((APP.placeIdx % opts.length) + opts.length) % opts.length];
+}
+function tilePreview(o, x, y, ghost) {
+  const g = s("g", { class: ghost ? "preview" : "" });
+  for (let dy = 0; dy < o.h; dy++) for (let dx = 0; dx < o.w; dx++) {
+    const T = o.terrain;
+    const corners = [T[dy][dx], T[dy][dx + 1], T[dy + 1][dx + 1], T[dy + 1][dx]];
+    g.append(s("rect", { x: x + dx, y: y + dy, width: 1, height: 1, class: "sea" }));
+    const d = landPath(x + dx, y + dy, corners);
+    if (d) g.append(s("path", { d, class: "land" }));
+  }
+  if (o.symbol && o.sym) g.append(tokenDisc(x + o.sym[0] + 0.5, y + o.sym[1] + 0.5, o.symbol, 0.2));
+  g.append(s("rect", { x, y, width: o.w, height: o.h, class: "preview-outline" }));
+  return g;
+}
+function bindActivate(el, fn) {
+  el.addEventListener("click", (e) => { e.stopPropagation(); fn(); });
+  el.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); fn(); } });
+}
+
+// Small standalone SVG of a tile side (reserve, display, place panel).
+function tileThumb(tileIdx, side = "a", rot = 0, size = 22) {
+  const o = orient(orientOf(tileIdx, side, rot));
+  const svg = s("svg", { viewBox: `-0.05 -0.05 ${o.w + 0.1} ${o.h + 0.1}`, width: size * o.w, height: size * o.h, class: "thumb", "aria-hidden": "true" });
+  svg.append(tilePreview(o, 0, 0, false));
+  return svg;
+}
+function pileThumb(cls, size = 22) {
+  const pats = [["ss", "ss"], ["ls", "ss"], ["ll", "ss"], ["ls", "sl"], ["ll", "ls"], ["ll", "ll"]];
+  const T = pats[cls];
+  const svg = s("svg", { viewBox: "-0.05 -0.05 1.1 1.1", width: size, height: size, class: "thumb", "aria-hidden": "true" });
+  svg.append(s("rect", { x: 0, y: 0, width: 1, height: 1, class: "sea" }));
+  const d = landPath(0, 0, [T[0][0], T[0][1], T[1][1], T[1][0]]);
+  if (d) svg.append(s("path", { d, class: "land" }));
+  svg.append(s("rect", { x: 0, y: 0, width: 1, height: 1, class: "preview-outline" }));
+  return svg;
+}
+
+// ------------------------------------------------------------------ rendering: panels
+
+function playerBoard(i) {
+  const v = APP.view, cr = crewOf(v, i), loc = locOf(v, i), tok = ptokOf(v, i);
+  const current = v.current === i && !v.over;
+  const status = v.returned && v.returned[i] ? t("returned") : v.passed[i] ? t("passed") : current ? t("playing") : "";
+  const col = (kind, av, rest) => h("div", { class: "crew-col" },
+    h("div", { class: "crew-head" }, t(kind), h("span", { class: "loc" }, locText(loc[kind]))),
+    h("div", { class: "crew-row", title: t("available") }, h("span", { class: "lbl" }, t("available")), dots(av, COLORS[i], true)),
+    h("div", { class: "crew-row", title: t("resting") }, h("span", { class: "lbl" }, t("resting")), dots(rest, COLORS[i], false)));
+  const tokRow = h("div", { class: "ptoks" },
+    TOKENS.map((k, j) => h("span", { class: "ptok", title: t(`tok_${k}`) }, miniToken(k), " ", String(tok[j]))),
+    v.nw_value[i] != null ? h("span", { class: "ptok", title: t("loc_northwest") }, miniToken("nw", v.nw_value[i])) : null,
+    v.gl_value[i] != null ? h("span", { class: "ptok", title: t("loc_greenland") }, miniToken("gl", v.gl_value[i])) : null);
+  const res = (v.reserve[i] || []).map((ti, k) => {
+    const mine = i === APP.seat;
+    const canPlace = mine && APP.legal.some((a) => a.type === "place" && a.tile === tileName(ti));
+    const selected = APP.sel && APP.sel.mode === "place" && APP.sel.tileIdx === ti;
+    const b = h("button", { id: mine ? `res-${ti}` : null, class: "res-tile" + (selected ? " selected" : ""), disabled: !canPlace, title: `${tileName(ti)}${canPlace ? " — " + t("click_to_place") : ""}`,
+      "aria-pressed": selected ? "true" : "false" }, tileThumb(ti, "a", 0, 20));
+    if (canPlace) b.addEventListener("click", () => selectTile(ti));
+    return b;
+  });
+  return h("section", { class: "pboard" + (current ? " current" : "") + (i === APP.seat ? " me" : ""), style: `--pc:${COLORS[i]}` },
+    h("header", {},
+      h("span", { class: "swatch" }),
+      h("strong", {}, seatName(i), i === APP.seat ? ` (${t("you")})` : ""),
+      h("span", { class: "status" }, status),
+      h("span", { class: "score", title: t("score") }, String(v.score[i]))),
+    h("div", { class: "crew" }, col("ship", cr.shipA, cr.shipR), col("sled", cr.sledA, cr.sledR),
+      cr.lost ? h("div", { class: "lost" }, t("crew_lost", { n: cr.lost })) : null),
+    tokRow,
+    h("div", { class: "reserve" }, h("span", { class: "lbl" }, t("reserve")), res.length ? res : h("span", { class: "muted" }, "—")));
+}
+function dots(n, color, filled) {
+  const w = Math.max(n, 1) * 11;
+  const svg = s("svg", { width: w, height: 12, class: "dots", role: "img", "aria-label": String(n) });
+  for (let k = 0; k < n; k++) svg.append(s("circle", { cx: 5.5 + 11 * k, cy: 6, r: 4.3, fill: filled ? color : "none", stroke: color, "stroke-width": 1.6 }));
+  return h("span", { class: "dotwrap" }, svg, h("span", { class: "n" }, String(n)));
+}
+function miniToken(kind, label) {
+  const svg = s("svg", { width: 16, height: 16, viewBox: "-1 -1 2 2", "aria-hidden": "true" });
+  const colors = { ...TOKEN_COLORS, nw: "#1f3b5a", gl: "#e8e2cf" };
+  svg.append(s("circle", { r: 0.95, fill: colors[kind], stroke: "#222", "stroke-width": 0.08 }));
+  svg.append(s("text", { y: 0.36, "font-size": 1.05, class: "tok-glyph" + (kind === "gl" ? " dark" : "") }, label != null ? String(label) : TOKEN_GLYPH[kind] || ""));
+  return svg;
+}
+
+function supplyPanel() {
+  const v = APP.view;
+  const draft = v.round === 0;
+  const disp = v.display.map((ti, idx) => {
+    let act = null;
+    if (draft) act = APP.legal.find((a) => a.type === "draft" && a.index === idx);
+    else {
+      const veh = vehicleFor("draw", (a) => a.source === "display" && a.index === idx);
+      act = APP.legal.find((a) => a.type === "draw" && a.source === "display" && a.index === idx && a.vehicle === veh);
+    }
+    const b = h("button", { class: "disp-tile", disabled: !act, title: `${tileName(ti)} — ${draft ? t("draft") : t("draw")}` },
+      h("div", { class: "sides" }, tileThumb(ti, "a", 0, 22), tileThumb(ti, "b", 0, 22)), h("small", {}, tileName(ti)));
+    if (act) b.addEventListener("click", () => sendAction(act));
+    return b;
+  });
+  const piles = v.piles.map((n, p) => {
+    const veh = vehicleFor("draw", (a) => a.source === "pile" && a.pile === p);
+    const act = APP.legal.find((a) => a.type === "draw" && a.source === "pile" && a.pile === p && a.vehicle === veh);
+    const b = h("button", { class: "pile", disabled: !act, title: `${t("pile")} ${p + 1}: ${n}` }, pileThumb(p, 22), h("small", {}, String(n)));
+    if (act) b.addEventListener("click", () => sendAction(act));
+    return b;
+  });
+  const refresh = APP.legal.find((a) => a.type === "refresh" && a.vehicle === vehicleFor("refresh"));
+  return h("section", { class: "supply" },
+    h("div", { class: "group" }, h("h3", {}, t("display"), " ", h("span", { class: "muted" }, t("bag", { n: v.bag_size ?? "?" }))),
+      h("div", { class: "row" }, disp,
+        refresh ? h("button", { class: "btn small", onclick: () => sendAction(refresh) }, t("refresh"), costTag("refresh")) : null)),
+    h("div", { class: "group" }, h("h3", {}, t("piles")), h("div", { class: "row" }, piles)));
+}
+function costTag(kind) { return h("span", { class: "cost", title: t("cost") }, String(nextCost(kind))); }
+
+function actionPanel() {
+  const v = APP.view;
+  const panel = h("section", { class: "actions", "aria-label": t("actions") });
+  if (v.over) { panel.append(h("div", { class: "turn" }, t("game_over"))); return panel; }
+  const cur = v.current;
+  const mine = isMyTurn();
+  panel.append(h("div", { class: "turn" + (mine ? " mine" : "") },
+    h("span", { class: "swatch", style: `background:${COLORS[cur] || "#999"}` }),
+    mine ? t("your_turn") : t("waiting_for", { name: seatName(cur) }),
+    " · ", v.round === 0 ? t("draft_round") : t("round_n", { n: v.round, total: G().board.rounds || 10 })));
+  if (!mine) return panel;
+  if (v.round === 0) { panel.append(h("p", { class: "hint" }, t("hint_draft"))); return panel; }
+  // acting vehicle
+  const hasVeh = (veh) => APP.legal.some((a) => a.vehicle === veh && a.type !== "move");
+  const vs = h("div", { class: "veh-switch", role: "radiogroup", "aria-label": t("acting_vehicle") }, h("span", { class: "lbl" }, t("acting_vehicle")));
+  for (const veh of ["ship", "sled"]) {
+    const b = h("button", { class: "btn small" + (APP.vehicle === veh ? " on" : ""), role: "radio", "aria-checked": APP.vehicle === veh ? "true" : "false",
+      disabled: !hasVeh(veh) }, t(veh));
+    b.addEventListener("click", () => { APP.vehicle = veh; renderGame(); });
+    vs.append(b);
+  }
+  // cost line
+  panel.append(h("div", { class: "row" }, vs, h("div", { class: "costs" }, h("span", { class: "lbl" }, v.acted > 0 ? t("next_cost_more") : t("next_cost")),
+    ["draw", "place", "move", "transfer", "discover", "explore"].map((k) => h("span", { class: "cost-item" }, t(`act_${k}`), " ", costTag(k))))));
+  // buttons
+  const row = h("div", { class: "row buttons" });
+  for (const veh of ["ship", "sled"]) {
+    if (APP.legal.some((a) => a.type === "move" && a.vehicle === veh)) {
+      row.append(h("button", { class: "btn" + (APP.sel && APP.sel.mode === "move" && APP.sel.vehicle === veh ? " on" : ""),
+        onclick: () => { APP.sel = APP.sel && APP.sel.mode === "move" && APP.sel.vehicle === veh ? null : { mode: "move", vehicle: veh }; renderGame(); } },
+      t(veh === "ship" ? "move_ship" : "move_sled"), costTag("move")));
+    }
+  }
+  for (const a of APP.legal.filter((a) => a.type === "explore" || a.type === "discover")) {
+    row.append(h("button", { class: "btn", onclick: () => sendAction(a) }, t(`${a.type}_tok`, { tok: t(`tok_${a.token}`), veh: t(a.vehicle) }), costTag(a.type)));
+  }
+  if (legalOf("transfer").length) row.append(h("button", { class: "btn", onclick: openTransfer }, t("transfer"), costTag("transfer")));
+  const end = APP.legal.find((a) => a.type === "end_turn");
+  if (end) row.append(h("button", { class: "btn", onclick: () => sendAction(end) }, t("end_turn")));
+  const pass = APP.legal.find((a) => a.type === "pass");
+  if (pass) row.append(h("button", { class: "btn warn", onclick: () => { if (v.acted > 0 || confirm(t("confirm_pass"))) sendAction(pass); } }, t("pass")));
+  panel.append(row);
+  // place controls
+  if (APP.sel && APP.sel.mode === "place") {
+    const sel = APP.sel, n = placementsFor(sel).length;
+    const large = G().tiles[sel.tileIdx].size === 2;
+    panel.append(h("div", { class: "place-ctl" },
+      tileThumb(sel.tileIdx, sel.side, sel.rot, 26),
+      h("span", {}, `${tileName(sel.tileIdx)}${large ? " · " + t("side") + " " + sel.side.toUpperCase() : ""}`),
+      h("button", { id: "btn-rot", class: "btn small", onclick: () => rotateSel(1), title: "R" }, "⟳ ", t("rotate"), " (R)"),
+      large ? h("button", { id: "btn-flip", class: "btn small", onclick: flipSel, title: "F" }, "⇋ ", t("flip"), " (F)") : null,
+      n ? h("button", { class: "btn small primary", onclick: placeCurrent }, t("place_here"), " (Enter)") : null,
+      h("button", { class: "btn small", onclick: cancelSel, title: "Esc" }, t("cancel"), " (Esc)"),
+      h("span", { class: n ? "ok" : "warn-text" }, n ? t("n_positions", { n }) : t("no_positions")),
+      h("span", { class: "muted" }, t("place_cost", { n: nextCost("place") }))));
+  } else if (APP.sel && APP.sel.mode === "move") {
+    panel.append(h("p", { class: "hint" }, t("hint_move")));
+  } else if (legalOf("place").length) {
+    panel.append(h("p", { class: "hint" }, t("hint_place")));
+  }
+  return panel;
+}
+
+function selectTile(ti) {
+  if (APP.sel && APP.sel.mode === "place" && APP.sel.tileIdx === ti) { APP.sel = null; renderGame(); return; }
+  // start with the first orientation that has a legal position
+  const id = tileName(ti);
+  const veh = vehicleFor("place", (a) => a.tile === id);
+  APP.vehicle = veh;
+  const first = APP.legal.find((a) => a.type === "place" && a.tile === id && a.vehicle === veh);
+  APP.sel = { mode: "place", tileIdx: ti, rot: first ? first.rotation : 0, side: first ? first.side || "a" : "a" };
+  APP.placeIdx = 0; APP.hover = null;
+  renderGame();
+}
+function rotateSel(d) { if (!APP.sel || APP.sel.mode !== "place") return; APP.sel.rot = (APP.sel.rot + d + 4) % 4; APP.placeIdx = 0; renderGame(); }
+function flipSel() {
+  if (!APP.sel || APP.sel.mode !== "place" || G().tiles[APP.sel.tileIdx].size !== 2) return;
+  APP.sel.side = APP.sel.side === "a" ? "b" : "a"; APP.placeIdx = 0; renderGame();
+}
+function placeCurrent() {
+  const sel = APP.sel; if (!sel || sel.mode !== "place") return;
+  const p = currentPlacement(placementsFor(sel), orient(orientOf(sel.tileIdx, sel.side, sel.rot)));
+  if (p) sendAction(p);
+}
+function cancelSel() { APP.sel = null; APP.hover = null; renderGame(); }
+
+function openTransfer() {
+  const opts = legalOf("transfer");
+  if (!opts.length) return;
+  const v = APP.view, cr = crewOf(v, APP.seat);
+  const total = cr.shipA + cr.shipR + cr.sledA + cr.sledR;
+  const dlg = h("dialog", { class: "dialog", "aria-label": t("transfer") });
+  const sel = h("select", { id: "tr-opt", size: Math.min(8, opts.length) });
+  opts.forEach((a, k) => {
+    const sa = a.sled.available, sr = a.sled.resting;
+    sel.append(h("option", { value: k, selected: k === 0 },
+      t("transfer_opt", { sa, sr, veh: t(a.vehicle), ship: total - sa - sr })));
+  });
+  dlg.append(
+    h("h3", {}, t("transfer"), " ", costTag("transfer")),
+    h("p", {}, t("transfer_help")),
+    h("p", { class: "muted" }, t("now_crew", { sa: cr.sledA, sr: cr.sledR, ha: cr.shipA, hr: cr.shipR })),
+    sel,
+    h("div", { class: "row" },
+      h("button", { class: "btn", onclick: () => { const a = opts[Number(sel.value)]; dlg.close(); dlg.remove(); sendAction(a); } }, t("ok")),
+      h("button", { class: "btn", onclick: () => { dlg.close(); dlg.remove(); } }, t("cancel"))));
+  document.body.append(dlg);
+  dlg.showModal();
+  sel.focus();
+}
+
+// ------------------------------------------------------------------ event log & end of game
+
+// The server may send events as {version, type, text} only: recover the fields we need from the text.
+function normEvent(e) {
+  if (e._n) return e;
+  const out = { ...e, _n: true };
+  const txt = e.text || "";
+  const seatByName = (name) => {
+    for (let i = 0; i < (APP.view ? APP.view.players : 0); i++) if (seatName(i) === name) return i;
+    const m = /(?:Player|Bot) (\d+)/.exec(name); return m ? Number(m[1]) - 1 : null;
+  };
+  let m;
+  if (e.type === "ScoreChanged" && e.delta == null && (m = /^(.*) scores ([+-]?\d+) \((.*)\)\.$/.exec(txt))) {
+    out.seat = seatByName(m[1]); out.delta = Number(m[2]); out.reason = m[3];
+  }
+  if ((e.type === "RoundStarted" || e.type === "RoundEnded") && e.round == null && (m = /Round (\d+)/.exec(txt))) out.round = Number(m[1]);
+  return out;
+}
+function eventText(e) {
+  if (e.text && e.seat === undefined && e.round === undefined && e.scores === undefined && e.tile === undefined && e.sun === undefined) return e.text;
+  const p = { ...e };
+  if (e.seat != null) p.player = seatName(e.seat);
+  if (e.vehicle) p.vehicle = t(e.vehicle);
+  if (e.token) p.token = t(`tok_${e.token}`);
+  if (e.source) p.source = t(e.source === "display" ? "display" : "pile");
+  if (e.type === "ScoreChanged") { p.delta = (e.delta > 0 ? "+" : "") + e.delta; p.reason = reasonText(e.reason); }
+  if (e.type === "VehicleMoved") p.to = e.to === "greenland" ? t("loc_greenland") : e.to === "northwest" ? t("loc_northwest") : e.to;
+  if (e.scores) p.scores = e.scores.join(", ");
+  if (e.sun) p.sun = ROMAN[e.sun] || e.sun;
+  const key = `ev_${e.type}`;
+  if (STR[key] || STR_EN[key]) {
+    const out = t(key, p);
+    if (!/\{\w+\}/.test(out)) return out;
+  }
+  return e.text || e.type;
+}
+function reasonText(r) {
+  let m;
+  if ((m = /^(\w+) ×(\d)$/.exec(r))) return `${t(`tok_${m[1]}`)} ×${m[2]}`;
+  if ((m = /^island of (\d+) tiles$/.exec(r))) return t("r_island", { n: m[1] });
+  if ((m = /^(\w+) majority$/.exec(r))) return t("r_majority", { tok: t(`tok_${m[1]}`) });
+  if ((m = /^(\d+) sets$/.exec(r))) return t("r_sets", { n: m[1] });
+  if ((m = /^(ship|sled) abandoned with (\d+) crew$/.exec(r))) return t("r_abandoned", { veh: t(m[1]), n: m[2] });
+  if (r === "northwest") return t("loc_northwest");
+  if (r === "greenland") return t("loc_greenland");
+  return r;
+}
+function reasonCategory(r) {
+  if (/^\w+ ×\d$/.test(r)) return "cat_tokens";
+  if (/^island/.test(r)) return "cat_islands";
+  if (r === "northwest" || r === "greenland") return "cat_arrows";
+  if (/majority$/.test(r)) return "cat_majorities";
+  if (/sets$/.test(r)) return "cat_sets";
+  if (/abandoned/.test(r)) return "cat_abandon";
+  return "cat_other";
+}
+const LOG_SKIP = new Set(["CrewSpent", "DisplayRefilled"]);
+function renderLog() {
+  const box = $("#log"); if (!box) return;
+  box.replaceChildren();
+  const items = APP.events.filter((e) => !LOG_SKIP.has(e.type)).slice(-150).map((e) =>
+    h("li", { class: `ev ev-${e.type}`, style: e.seat != null ? `--pc:${COLORS[e.seat]}` : null }, eventText(e)));
+  const chat = APP.chat.slice(-30).map((c) => h("li", { class: "chat" }, h("b", {}, (c.name || (c.seat != null ? seatName(c.seat) : t("spectator"))) + ": "), c.text));
+  box.append(...items, ...chat);
+  box.scrollTop = box.scrollHeight;
+}
+
+function endPanel() {
+  const v = APP.view, n = v.players;
+  const cats = ["cat_tokens", "cat_islands", "cat_arrows", "cat_majorities", "cat_sets", "cat_abandon", "cat_other"];
+  const table = Array.from({ length: n }, () => Object.fromEntries(cats.map((c) => [c, 0])));
+  // score over rounds
+  let round = 0; const series = Array.from({ length: n }, () => [0]); const cum = Array(n).fill(0);
+  const points = Array.from({ length: n }, () => [[0, 0]]);
+  let final = false;
+  for (const e of APP.events) {
+    if (e.type === "RoundStarted" && e.round != null) round = e.round;
+    if (e.type === "RoundEnded" && e.round != null) { for (let i = 0; i < n; i++) points[i].push([e.round, cum[i]]); }
+    if (e.type === "ScoreChanged" && e.seat != null && table[e.seat]) {
+      table[e.seat][reasonCategory(e.reason)] += e.delta; cum[e.seat] += e.delta;
+      if (/majority|sets|abandoned/.test(e.reason)) final = true;
+    }
+  }
+  const lastRound = Math.max(round, 1);
+  for (let i = 0; i < n; i++) {
+    if (!points[i].length || points[i][points[i].length - 1][0] < lastRound) points[i].push([lastRound, cum[i] - 0]);
+  }
+  // final point after end-game scoring
+  const scores = APP.msg.scores || v.score;
+  for (let i = 0; i < n; i++) points[i].push([lastRound + 1, scores[i]]);
+  void series; void final;
+  const order = [...Array(n).keys()].sort((a, b) => scores[b] - scores[a]);
+  const tbl = h("table", { class: "breakdown" },
+    h("thead", {}, h("tr", {}, h("th", {}, ""), order.map((i) => h("th", { style: `color:${COLORS[i]}` }, seatName(i))))),
+    h("tbody", {}, cats.filter((c) => order.some((i) => table[i][c] !== 0)).map((c) =>
+      h("tr", {}, h("th", {}, t(c)), order.map((i) => h("td", {}, String(table[i][c]))))),
+    h("tr", { class: "total" }, h("th", {}, t("total")), order.map((i) => h("td", {}, String(scores[i]))))));
+  return h("section", { class: "endgame" },
+    h("h2", {}, t("game_over"), " — ", t("winner", { name: seatName(order[0]) })),
+    h("div", { class: "end-row" }, tbl, scoreChart(points, lastRound)));
+}
+function scoreChart(points, lastRound) {
+  const Wc = 420, Hc = 230, pad = 32;
+  const all = points.flat().map((p) => p[1]);
+  const ymax = Math.max(10, ...all), ymin = Math.min(0, ...all);
+  const X = (r) => pad + (r / (lastRound + 1)) * (Wc - pad - 10);
+  const Y = (v) => Hc - pad + 8 - ((v - ymin) / (ymax - ymin)) * (Hc - pad - 22);
+  const svg = s("svg", { viewBox: `0 0 ${Wc} ${Hc}`, width: Wc, height: Hc, class: "chart", role: "img", "aria-label": t("score_chart") });
+  svg.append(s("line", { x1: pad, y1: Y(0), x2: Wc - 6, y2: Y(0), class: "axis" }));
+  svg.append(s("line", { x1: pad, y1: 8, x2: pad, y2: Hc - pad + 8, class: "axis" }));
+  for (let r = 0; r <= lastRound + 1; r++) svg.append(s("text", { x: X(r), y: Hc - 8, class: "tick" }, r === lastRound + 1 ? t("final_short") : String(r)));
+  const step = ymax - ymin > 60 ? 20 : 10;
+  for (let yv = Math.ceil(ymin / step) * step; yv <= ymax; yv += step) {
+    svg.append(s("text", { x: pad - 5, y: Y(yv) + 3, class: "tick y" }, String(yv)));
+    svg.append(s("line", { x1: pad, y1: Y(yv), x2: Wc - 6, y2: Y(yv), class: "grid" }));
+  }
+  points.forEach((pts, i) => {
+    svg.append(s("polyline", { points: pts.map(([r, v]) => `${r3(X(r))},${r3(Y(v))}`).join(" "), fill: "none", stroke: COLORS[i], "stroke-width": 2.5 }));
+    const [lr, lv] = pts[pts.length - 1];
+    svg.append(s("circle", { cx: X(lr), cy: Y(lv), r: 3.5, fill: COLORS[i] }));
+  });
+  svg.insertBefore(s("text", { x: Wc / 2, y: 13, class: "chart-title" }, t("score_chart")), svg.firstChild);
+  return svg;
+}
+
+// ------------------------------------------------------------------ page: game
+
+function toast(msg) {
+  let el = $("#toast");
+  if (!el) { el = h("div", { id: "toast", role: "status", "aria-live": "polite" }); document.body.append(el); }
+  el.textContent = msg; el.classList.add("show");
+  clearTimeout(APP.toastTimer); APP.toastTimer = setTimeout(() => el.classList.remove("show"), 4500);
+}
+function renderStatusDot() {
+  const d = $("#conn"); if (!d) return;
+  d.className = APP.wsOk ? "conn ok" : "conn";
+  d.title = APP.wsOk ? t("connected") : t("offline_polling");
+}
+function refreshBoard() {
+  const wrap = $("#boardwrap"); if (!wrap || !APP.view) return;
+  wrap.replaceChildren(renderBoard());
+}
+
+function gameShell() {
+  document.body.replaceChildren(
+    h("header", { class: "topbar" },
+      h("a", { href: "/", class: "brand" }, "erebus"),
+      h("span", { class: "title" }, t("game_title")),
+      h("span", { id: "roundinfo" }),
+      h("span", { class: "spacer" }),
+      h("span", { id: "conn", class: "conn" }),
+      h("button", { class: "btn small", id: "helpbtn", onclick: () => toast(t("keys_help")) }, "?"),
+      langSwitcher(() => { gameShell(); renderGame(); })),
+    h("main", { class: "game" },
+      h("div", { class: "left" },
+        h("div", { id: "boardwrap", class: "boardwrap" }),
+        h("div", { id: "under" })),
+      h("aside", { class: "right" },
+        h("div", { id: "players" }),
+        h("div", { class: "logbox" },
+          h("h3", {}, t("log")),
+          h("ol", { id: "log", class: "log", "aria-live": "polite" }),
+          h("form", { class: "chatform", onsubmit: (e) => { e.preventDefault(); const i = $("#chatin"); if (i.value.trim()) sendChat(i.value.trim()); i.value = ""; } },
+            h("input", { id: "chatin", placeholder: t("chat_placeholder"), "aria-label": t("chat_placeholder"), maxlength: 300 }),
+            h("button", { class: "btn small" }, t("send")))))));
+  renderStatusDot();
+}
+
+function renderGame() {
+  if (!APP.view) return;
+  if (!$("#boardwrap")) gameShell();
+  const v = APP.view;
+  APP.D = derive(v);
+  const ri = $("#roundinfo");
+  ri.textContent = v.round === 0 ? t("draft_round") : `${t("round_n", { n: v.round, total: G().board.rounds || 10 })} · ${t("sun")} ${ROMAN[v.sun]}`
+    + (APP.seat == null ? ` · ${t("spectator")}` : "");
+  const active = document.activeElement && document.activeElement.id;
+  refreshBoard();
+  const under = $("#under");
+  under.replaceChildren(...(v.over ? [endPanel()] : []), actionPanel(), supplyPanel());
+  const order = v.order && v.order.length ? [...v.order] : [...Array(v.players).keys()];
+  for (let i = 0; i < v.players; i++) if (!order.includes(i)) order.push(i);
+  $("#players").replaceChildren(...order.map((i) => playerBoard(i)));
+  renderLog();
+  if (active) { const el = document.getElementById(active); if (el) el.focus(); }
+  document.title = (isMyTurn() ? "● " : "") + t("game_title") + " — erebus";
+}
+
+function onKey(e) {
+  if (!APP.view) return;
+  const tag = (e.target && e.target.tagName) || "";
+  if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT") return;
+  const k = e.key;
+  if (k === "Escape") { if (APP.sel) { cancelSel(); e.preventDefault(); } return; }
+  if (!APP.sel || APP.sel.mode !== "place") return;
+  if (k === "r" || k === "R") { rotateSel(e.shiftKey ? -1 : 1); e.preventDefault(); }
+  else if (k === "f" || k === "F") { flipSel(); e.preventDefault(); }
+  else if (k === "ArrowRight" || k === "ArrowDown" || k === "]") { APP.hover = null; APP.placeIdx++; refreshBoard(); e.preventDefault(); }
+  else if (k === "ArrowLeft" || k === "ArrowUp" || k === "[") { APP.hover = null; APP.placeIdx--; refreshBoard(); e.preventDefault(); }
+  else if (k === "Enter" && (tag !== "BUTTON" || e.target.classList.contains("res-tile"))) { placeCurrent(); e.preventDefault(); }
+}
+
+async function startGame(id, token) {
+  APP.gameId = id; APP.token = token;
+  document.body.replaceChildren(h("p", { class: "loading" }, t("loading")));
+  document.addEventListener("keydown", onKey);
+  try {
+    const m = await fetchState();
+    onServerMessage(m);
+  } catch (e) {
+    document.body.replaceChildren(h("div", { class: "lobby" }, h("h2", {}, t("error_load")), h("p", {}, String(e.message || e)), h("a", { href: "/" }, t("back_lobby"))));
+    return;
+  }
+  rememberGame({ id, token });
+  connectWS();
+}
+
+// ------------------------------------------------------------------ page: lobby
+
+function myGames() { try { return JSON.parse(localStorage.getItem("erebus.games") || "[]"); } catch { return []; } }
+function saveGames(list) { localStorage.setItem("erebus.games", JSON.stringify(list.slice(0, 30))); }
+function rememberGame(g) {
+  const list = myGames();
+  const k = list.findIndex((x) => x.id === g.id);
+  if (k >= 0) list[k] = { ...list[k], ...g, seen: Date.now() };
+  else list.unshift({ ...g, created: Date.now(), seen: Date.now() });
+  saveGames(list);
+}
+const abs = (u) => new URL(u, location.origin).href;
+function seatUrl(id, token) { return `/game/${encodeURIComponent(id)}?token=${encodeURIComponent(token)}`; }
+
+function renderLobby() {
+  const seats = JSON.parse(localStorage.getItem("erebus.lobbySeats") || "null") || [
+    { kind: "human" }, { kind: "bot", level: "medium" }, { kind: "bot", level: "medium" }];
+  const form = h("form", { class: "card create", onsubmit: (e) => { e.preventDefault(); createGame(seats); } });
+  const seatsBox = h("div", { class: "seats" });
+  const countSel = h("select", { id: "nplayers", "aria-label": t("players") }, [2, 3, 4].map((n) => h("option", { value: n, selected: n === seats.length }, String(n))));
+  const drawSeats = () => {
+    seatsBox.replaceChildren(...seats.map((st, i) => {
+      const kind = h("select", { "aria-label": t("seat_n", { n: i + 1 }) },
+        h("option", { value: "human", selected: st.kind === "human" }, t("human")),
+        h("option", { value: "bot", selected: st.kind === "bot" }, t("bot")));
+      const level = h("select", { "aria-label": t("level"), disabled: st.kind !== "bot" },
+        ["easy", "medium", "hard"].map((l) => h("option", { value: l, selected: (st.level || "medium") === l }, t(`level_${l}`))));
+      kind.addEventListener("change", () => { st.kind = kind.value; if (st.kind === "bot") st.level = st.level || "medium"; else delete st.level; drawSeats(); });
+      level.addEventListener("change", () => { st.level = level.value; });
+      return h("div", { class: "seat", style: `--pc:${COLORS[i]}` }, h("span", { class: "swatch" }), h("label", {}, t("seat_n", { n: i + 1 })), kind, level);
+    }));
+  };
+  countSel.addEventListener("change", () => {
+    const n = Number(countSel.value);
+    while (seats.length < n) seats.push({ kind: "bot", level: "medium" });
+    seats.length = n; drawSeats();
+  });
+  drawSeats();
+  form.append(h("h2", {}, t("new_game")), h("label", { class: "inline" }, t("players"), " ", countSel), seatsBox,
+    h("button", { class: "btn primary", type: "submit" }, t("create")));
+  const result = h("div", { id: "created" });
+  const list = h("section", { class: "card", id: "mygames" });
+  document.body.replaceChildren(
+    h("header", { class: "topbar" }, h("a", { href: "/", class: "brand" }, "erebus"), h("span", { class: "title" }, t("game_title")),
+      h("span", { class: "spacer" }), langSwitcher(renderLobby)),
+    h("main", { class: "lobby" }, h("p", { class: "intro" }, t("intro")), form, result, list));
+  renderMyGames();
+}
+function renderMyGames() {
+  const box = $("#mygames"); if (!box) return;
+  const games = myGames();
+  box.replaceChildren(h("h2", {}, t("my_games")),
+    games.length ? h("ul", { class: "games" }, games.map((g) => h("li", {},
+      h("code", {}, g.id), " ",
+      h("small", { class: "muted" }, new Date(g.created || g.seen || Date.now()).toLocaleString(APP.lang)), " ",
+      (g.seats || []).length
+        ? (g.seats || []).filter((st) => st.human !== false).map((st) => h("a", { href: st.url || seatUrl(g.id, st.token), class: "pill" }, t("seat_n", { n: st.seat + 1 })))
+        : h("a", { href: seatUrl(g.id, g.token), class: "pill" }, t("open")),
+      g.spectator_url ? h("a", { href: g.spectator_url, class: "pill" }, t("spectate")) : null,
+      h("button", { class: "btn tiny", onclick: () => { saveGames(myGames().filter((x) => x.id !== g.id)); renderMyGames(); }, "aria-label": t("forget"), title: t("forget") }, "×"))))
+      : h("p", { class: "muted" }, t("no_games")));
+}
+
+async function createGame(seats) {
+  localStorage.setItem("erebus.lobbySeats", JSON.stringify(seats));
+  const body = { game: "northwest", players: seats.length, seats: seats.map((st) => st.kind === "bot" ? { kind: "bot", level: st.level || "medium" } : { kind: "human" }) };
+  const box = $("#created");
+  box.replaceChildren(h("p", {}, t("creating")));
+  try {
+    const r = await fetch("/api/games", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    if (!r.ok) throw new Error(errText(await r.text()));
+    const g = await r.json();
+    const seatsOut = (g.seats || []).map((st) => ({ seat: st.seat, token: st.token, human: !seats[st.seat] || seats[st.seat].kind === "human", url: st.url ? abs(st.url) : abs(seatUrl(g.id, st.token)) }));
+    const spec = g.spectator_url ? abs(g.spectator_url) : abs(`/game/${encodeURIComponent(g.id)}`);
+    const list = myGames().filter((x) => x.id !== g.id);
+    const humanSeat = seatsOut.find((st) => seats[st.seat] && seats[st.seat].kind === "human");
+    list.unshift({ id: g.id, created: Date.now(), seats: seatsOut, spectator_url: spec, token: humanSeat && humanSeat.token });
+    saveGames(list);
+    const linkRow = (label, url) => h("div", { class: "linkrow" }, h("span", { class: "lbl" }, label),
+      h("input", { value: url, readonly: true, "aria-label": label, onfocus: (e) => e.target.select() }),
+      h("button", { class: "btn small", type: "button", onclick: () => navigator.clipboard && navigator.clipboard.writeText(url).then(() => toast(t("copied"))) }, t("copy")),
+      h("a", { href: url, class: "btn small" }, t("open")));
+    box.replaceChildren(h("section", { class: "card" }, h("h2", {}, t("game_created")), h("p", { class: "muted" }, t("invite_help")),
+      seatsOut.filter((st) => !seats[st.seat] || seats[st.seat].kind === "human").map((st) => linkRow(t("seat_n", { n: st.seat + 1 }), st.url)),
+      linkRow(t("spectator"), spec)));
+    renderMyGames();
+  } catch (e) {
+    box.replaceChildren(h("p", { class: "warn-text" }, t("error_create", { msg: e.message || e })));
+  }
+}
+
+// ------------------------------------------------------------------ boot
+
+async function main() {
+  APP.lang = pickLang();
+  await loadLang(APP.lang);
+  const params = new URLSearchParams(location.search);
+  const m = /\/game\/([^/?#]+)/.exec(location.pathname);
+  const id = m ? decodeURIComponent(m[1]) : params.get("game");
+  if (id) {
+    await loadContent();
+    await startGame(id, params.get("token"));
+  } else {
+    renderLobby();
+  }
+}
+main();
+
+export { landPath, parseJSON, derive };
