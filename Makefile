@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: run test lint typecheck unit bench install clean
+.PHONY: run play test lint typecheck unit bench install browser clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -16,7 +16,18 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 run: $(STAMP)
+	$(BIN)/erebus serve --host 127.0.0.1 --port 8000 --db sqlite:///var/erebus.db
+
+play: $(STAMP)
 	$(BIN)/erebus play --players 3 --humans 1
+
+# Browser tests drive Debian's chromium (no browser downloads).  Installed with apt
+# when we are root (CI, project machines); elsewhere the browser tests skip.
+browser:
+	@if [ ! -x /usr/bin/chromium ] && [ "$$(id -u)" = "0" ] && command -v apt-get >/dev/null; then \
+		(apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium) >/dev/null 2>&1 \
+		|| echo "could not install chromium; browser tests will skip"; \
+	fi
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests tools bench
@@ -25,7 +36,7 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-unit: $(STAMP)
+unit: $(STAMP) browser
 	$(BIN)/pytest -n 2
 
 test: lint typecheck unit
