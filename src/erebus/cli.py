@@ -73,6 +73,9 @@ def replay(
 
 @app.command()
 def bench(
+    target: Annotated[
+        str, typer.Argument(help="engine (default) or server: load on a live web server.")
+    ] = "engine",
     game: Annotated[str, typer.Option(help="Which game to measure.")] = "northwest",
     quick: Annotated[bool, typer.Option(help="Shorter runs, noisier figures.")] = False,
     compare: Annotated[
@@ -83,9 +86,23 @@ def bench(
             "needs the bench extra: pip install -e '.\\[bench]'.",
         ),
     ] = False,
+    games: Annotated[int, typer.Option(help="server: live games at once.")] = 200,
+    actions: Annotated[int, typer.Option(help="server: client actions per game, at most.")] = 40,
+    port: Annotated[int, typer.Option(help="server: port (0: a free one).")] = 0,
+    db: Annotated[
+        str | None, typer.Option(help="server: database URL (default: SQLite in a temp dir).")
+    ] = None,
 ) -> None:
     """Measure the engine's speed (random playouts, legal-action generation);
-    with --compare, next to OpenSpiel reference points."""
+    with --compare, next to OpenSpiel reference points; `bench server`: latency
+    and throughput of a live web server next to a bare WebSocket echo."""
+    if target == "server":
+        from erebus.bench_server import main as server_main
+
+        raise typer.Exit(server_main(games=games, actions=actions, port=port, db=db))
+    if target != "engine":
+        typer.echo(f"error: unknown bench target {target!r}; use engine or server", err=True)
+        raise typer.Exit(2)
     if compare:
         from erebus.bench_compare import main as compare_main
 
