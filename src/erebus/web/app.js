@@ -104,12 +104,8 @@ const APP = {
 // ------------------------------------------------------------------ content / geometry
 
 async function loadContent() {
-  let c = null;
-  try {
-    const r = await fetch("/api/content/northwest");
-    if (r.ok) { const j = await r.json(); if (j && j.orientations && j.board) c = j; }
-  } catch { /* fall back */ }
-  if (!c) c = await (await fetch(ASSET("northwest-tiles.json"))).json();
+  // The board, tiles and orientation table, generated from the engine's data files.
+  const c = await (await fetch(ASSET("northwest-tiles.json"))).json();
   const b = c.board;
   c.W = b.width; c.H = b.height; c.S = b.width + 2;
   c.tileIndex = Object.fromEntries(c.ids.map((id, i) => [id, i]));
@@ -925,7 +921,10 @@ function endPanel() {
   const scores = APP.msg.scores || v.score;
   for (let i = 0; i < n; i++) points[i].push([lastRound + 1, scores[i]]);
   void series; void final;
-  const order = [...Array(n).keys()].sort((a, b) => scores[b] - scores[a]);
+  // The server's ranking applies the tie-break (who returned to Greenland first).
+  const order = Array.isArray(APP.msg.ranking) && APP.msg.ranking.length === n
+    ? APP.msg.ranking.slice()
+    : [...Array(n).keys()].sort((a, b) => scores[b] - scores[a]);
   const tbl = h("table", { class: "breakdown" },
     h("thead", {}, h("tr", {}, h("th", {}, ""), order.map((i) => h("th", { style: `color:${COLORS[i]}` }, seatName(i))))),
     h("tbody", {}, cats.filter((c) => order.some((i) => table[i][c] !== 0)).map((c) =>
@@ -1008,7 +1007,7 @@ function renderGame() {
   const v = APP.view;
   APP.D = derive(v);
   const ri = $("#roundinfo");
-  ri.textContent = v.round === 0 ? t("draft_round") : `${t("round_n", { n: v.round, total: G().board.rounds || 10 })} · ${t("sun")} ${ROMAN[v.sun]}`
+  ri.textContent = (v.round === 0 ? t("draft_round") : `${t("round_n", { n: v.round, total: G().board.rounds || 10 })} · ${t("sun")} ${ROMAN[v.sun]}`)
     + (APP.seat == null ? ` · ${t("spectator")}` : "");
   const active = document.activeElement && document.activeElement.id;
   refreshBoard();
