@@ -242,7 +242,7 @@ def test_spectator_is_read_only_and_language_switches(server: Any, new_page: Any
     # The human may draft now; the spectator sees the same table but cannot act.
     wait_until(lambda: is_my_turn(player), 10, "the human's turn")
     assert player.locator(".supply button.disp-tile:enabled").count() > 0
-    # (No "· Spectator" in #roundinfo here: app.js only appends it after the draft round.)
+    # The round line ends with "· Spectator" ("· Néző") on a spectator page.
     assert spectator.locator(".supply button.disp-tile").count() > 0
     assert spectator.locator(".actions .turn.mine").count() == 0
     for sel in (
@@ -265,7 +265,7 @@ def test_spectator_is_read_only_and_language_switches(server: Any, new_page: Any
     spectator.locator("header select.lang").select_option("hu")
     spectator.locator(".logbox h3", has_text="Napló").wait_for()
     assert spectator.evaluate("document.documentElement.lang") == "hu"
-    assert spectator.locator("#roundinfo").inner_text() == "Kezdő választás"
+    assert spectator.locator("#roundinfo").inner_text() == "Kezdő választás · Néző"
     assert "lépésére várunk" in spectator.locator(".actions .turn").inner_text()
     spectator.reload()
     spectator.locator(".logbox h3", has_text="Napló").wait_for()
