@@ -102,3 +102,13 @@ def play(c: TestClient, gid: str, token: str, moves: int) -> Any:
         assert r.status_code == 200, r.text
         g = wait_turn(c, gid, token)
     return g
+
+
+def undoable(legal: list[dict[str, Any]]) -> dict[str, Any]:
+    """A legal action that reveals nothing hidden (no draw from the display, no refresh)."""
+    for a in legal:
+        if a["type"] in ("transfer", "move", "place") or (
+            a["type"] == "draw" and a.get("source") == "pile"
+        ):
+            return a
+    raise AssertionError(f"no undoable action among {legal}")

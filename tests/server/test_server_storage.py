@@ -13,7 +13,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from conftest import HBB, make_client, new_game, play, wait_turn
+from conftest import HBB, make_client, new_game, play, undoable, wait_turn
 from sqlalchemy import inspect, text
 
 from erebus.games import northwest
@@ -46,6 +46,18 @@ def test_restart_continues_the_same_game(db_url: str) -> None:
         g = new_game(c, HBB, seed=11)
         gid, tok = g["id"], g["seats"][0]["token"]
         before = play(c, gid, tok, 5)
+        # an action taken back is in the log (append-only) but not in the game
+        assert not before["is_over"] and before["legal_actions"]
+        v = before["version"]
+        r = c.post(
+            f"/api/games/{gid}/actions?token={tok}",
+            json={"version": v, "action": undoable(before["legal_actions"])},
+        )
+        assert r.status_code == 200, r.text
+        r = c.post(f"/api/games/{gid}/undo?token={tok}", json={"version": v + 1})
+        assert r.status_code == 200, r.text
+        before = r.json()
+        assert before["version"] == v + 2 and before["events"][-1]["type"] == "Undone"
         spectator = c.get(f"/api/games/{gid}").json()
     assert not before["is_over"] and before["version"] >= 5
     with make_client(db_url) as c:  # a new app on the same database
@@ -56,6 +68,8 @@ def test_restart_continues_the_same_game(db_url: str) -> None:
         assert final["is_over"]
         rec = c.app.state.storage.load_game(gid)  # type: ignore[attr-defined]
         assert rec.status == "over"
+        assert sum(e.kind == "undo" for e in rec.log) == 1
+        assert len(rec.log) == final["version"] == len(rec.actions) + 2
         st = northwest.replay(3, 11, rec.actions)
         assert st.is_over and st.scores() == final["scores"]
 

@@ -131,6 +131,18 @@ def create_app(db_url: str | None = None, settings: Settings | None = None) -> F
         await service.act(live, seat, body["version"], body["action"])
         return live.payload(seat)
 
+    @app.post("/api/games/{game_id}/undo")
+    async def post_undo(request: Request, game_id: str, token: str | None = None) -> Any:
+        live = await service.get(game_id)
+        body = await _read_json(request)
+        seat = live.seat_of(token)
+        if seat is None:
+            raise ApiError(403, "a seat token is needed to undo")
+        if not isinstance(body, dict) or "version" not in body:
+            raise ApiError(400, 'the body must be {"version": n}')
+        await service.undo(live, seat, body["version"])
+        return live.payload(seat)
+
     @app.post("/api/games/{game_id}/rematch")
     async def rematch(game_id: str, token: str | None = None) -> Any:
         live = await service.get(game_id)
@@ -154,11 +166,13 @@ def create_app(db_url: str | None = None, settings: Settings | None = None) -> F
             return
         sub = Subscriber(seat)
         live.subscribers.add(sub)
+        service.connected(live, seat)  # the player is back: the autopilot hands over
         sender = asyncio.create_task(_sender(ws, live, sub))
         try:
             await _receiver(ws, service, live, sub)
         finally:
             live.subscribers.discard(sub)
+            service.disconnected(live, seat)
             sender.cancel()
 
     # --------------------------------------------------------------- web page
@@ -241,11 +255,17 @@ async def _receiver(ws: WebSocket, service: GameService, live: LiveGame, sub: Su
             kind = data.get("type")
             if kind == "action":
                 await service.act(live, sub.seat, data.get("version"), data.get("action"))
+            elif kind == "undo":
+                await service.undo(live, sub.seat, data.get("version"))
+            elif kind == "resume":
+                if sub.seat is None:
+                    raise ApiError(403, "spectators have no seat to take back")
+                service.reclaim(live, sub.seat)
             elif kind == "chat":
                 service.chat(live, sub.seat, data.get("text"))
             elif kind == "ping":
                 sub.queue.put_nowait({"type": "pong"})
             else:
-                await error(400, "unknown message type; use 'action' or 'chat'")
+                await error(400, "unknown message type; use 'action', 'undo', 'resume' or 'chat'")
         except ApiError as exc:
             await error(exc.status, exc.message)

@@ -61,4 +61,8 @@ class ActionRow(Base):
     index: Mapped[int] = mapped_column("index", Integer)
     seat: Mapped[int] = mapped_column(Integer)
     action: Mapped[dict[str, Any]] = mapped_column(JSON)
+    # "action": a move by the seat's player; "bot": a move by a bot (a bot seat, or the
+    # autopilot of a human seat); "undo": takes back action number ``undoes`` (revision 0002).
+    kind: Mapped[str] = mapped_column(String(8), default="action", server_default="action")
+    undoes: Mapped[int | None] = mapped_column(Integer, nullable=True)
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True))

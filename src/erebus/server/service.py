@@ -5,6 +5,16 @@ One :class:`LiveGame` per game in this process holds the current state (rebuilt
 by replaying the log on first use), recent events in words and the WebSocket
 subscribers.  An action is checked on a copy, committed to the database, and
 only then made visible and broadcast.
+
+Undo: the seat to move may take back its own actions of the current turn, one at a
+time, back to the last action that revealed hidden information (a tile from the bag)
+or changed the turn.  An undo is a log row of its own (kind "undo"); ``version`` is
+the number of log rows, undos included, so stale-version checks keep working.
+
+Autopilot: when the seat to move is a human one whose player has had no WebSocket open
+for ``Settings.away_grace_s``, or whose per-move clock (game option ``clock_s``) ran
+out, a bot (option ``autopilot_level``) plays for it until the player connects again,
+acts, undoes or sends ``resume``.  One asyncio timer task per game (``_watch``).
 """
 
 from __future__ import annotations
@@ -14,6 +24,7 @@ import contextlib
 import hmac
 import logging
 import secrets
+import time
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
@@ -24,6 +35,27 @@ from erebus.bots.pool import BotPool, choose_from_view
 from erebus.core import IllegalAction
 from erebus.games import GAMES, get_game
 from erebus.server.storage import GameRecord, SeatInfo, StaleVersion, Storage, hash_token
+
+# Events after which an action cannot be taken back: they reveal hidden information
+# (a tile from the bag), or the turn or the round moves on.
+HIDDEN_EVENTS = frozenset({"DisplayRefreshed", "DisplayRefilled", "TileDrafted"})
+TURN_EVENTS = frozenset({"TurnEnded", "Passed", "RoundStarted", "RoundEnded", "GameOver"})
+CLOCK_MAX_S = 24 * 3600.0
+
+
+def is_barrier(seat: int, after: Any, events: list[Any]) -> bool:
+    """True if an action by ``seat`` that led to ``after`` with ``events`` may never be undone
+    (nor anything before it)."""
+    if after.current_player != seat or after.is_over:
+        return True
+    for e in events:
+        name = type(e).__name__
+        if name in HIDDEN_EVENTS or name in TURN_EVENTS:
+            return True
+        if name == "TileDrawn" and getattr(e, "source", None) == "display":
+            return True  # the display is refilled from the bag
+    return False
+
 
 log = logging.getLogger("erebus.server")
 
@@ -46,6 +78,9 @@ class Settings:
     hard_time_s: float = 1.0
     hard_iterations: int | None = None  # set (tests) for fast, reproducible hard bots
     bot_delay_s: float = 0.0  # pause before each bot move, so people can follow
+    # A human seat with no open WebSocket for this long hands its turns to a bot
+    # (the autopilot) until the player comes back.
+    away_grace_s: float = 60.0
 
 
 @dataclass(eq=False)
@@ -65,6 +100,13 @@ class LiveGame:
     subscribers: set[Subscriber] = field(default_factory=set)
     bot_task: asyncio.Task[None] | None = None
     rematch_id: str | None = None
+    # (log index, state before, events before) of the current turn's undoable actions
+    undo_stack: list[tuple[int, Any, deque[dict[str, Any]]]] = field(default_factory=list)
+    autopilot: set[int] = field(default_factory=set)  # human seats a bot plays for
+    conns: dict[int, int] = field(default_factory=dict)  # open WebSockets per seat
+    last_seen: dict[int, float] = field(default_factory=dict)  # time.monotonic()
+    move_started: float = field(default_factory=time.monotonic)
+    watch_task: asyncio.Task[None] | None = None
 
     @property
     def id(self) -> str:
@@ -82,7 +124,7 @@ class LiveGame:
 
     def is_bot_turn(self) -> bool:
         cur = self.state.current_player
-        return cur is not None and self.record.seats[cur].kind == "bot"
+        return cur is not None and (self.record.seats[cur].kind == "bot" or cur in self.autopilot)
 
     def payload(self, seat: int | None) -> dict[str, Any]:
         st = self.state
@@ -99,17 +141,55 @@ class LiveGame:
             "scores": st.scores(),
             "ranking": st.ranking() if st.is_over else None,
             "players": [
-                {"seat": s.seat, "kind": s.kind, "level": s.level, "name": self.names[s.seat]}
+                {
+                    "seat": s.seat,
+                    "kind": s.kind,
+                    "level": s.level,
+                    "name": self.names[s.seat],
+                    "autopilot": s.seat in self.autopilot,
+                }
                 for s in self.record.seats
             ],
             "events": list(self.events),
             "rematch": self.rematch_id,
+            "can_undo": mine and bool(self.undo_stack),
+            "clock_s": self.record.options.get("clock_s"),
         }
 
     def add_events(self, version: int, events: list[Any]) -> None:
         for e in events:
             # The event's own fields let clients translate and chart it.
             self.events.append({**e.to_json(), "version": version, "text": e.text(self.names)})
+
+    def publish_action(self, seat: int, kind: str, new: Any, events: list[Any]) -> None:
+        """Make ``new`` (the state after log row ``self.version``) current.  The same code
+        runs live and when the log is replayed, so both end in the same state."""
+        before = (self.version, self.state, self.events.copy())
+        self.state = new
+        self.version += 1
+        self.add_events(self.version, events)
+        self.move_started = time.monotonic()
+        if kind == "action" and not is_barrier(seat, new, events):
+            self.undo_stack.append(before)
+        else:
+            self.undo_stack.clear()
+
+    def publish_undo(self, seat: int, undoes: int) -> None:
+        """Take back the newest undoable action (log row ``undoes``)."""
+        if not self.undo_stack or self.undo_stack[-1][0] != undoes:
+            raise ValueError(f"action {undoes} of game {self.id} cannot be undone")
+        _, self.state, self.events = self.undo_stack.pop()
+        self.version += 1
+        self.move_started = time.monotonic()
+        self.events.append(
+            {
+                "type": "Undone",
+                "seat": seat,
+                "undone": undoes + 1,
+                "version": self.version,
+                "text": f"{self.names[seat]} takes back a move.",
+            }
+        )
 
     def notify(self, message: dict[str, Any] | None = None) -> None:
         """Tell every subscriber: ``None`` = the state changed (each builds its own view)."""
@@ -163,6 +243,7 @@ class GameService:
     async def close(self) -> None:
         self._closing = True
         tasks = [g.bot_task for g in self._games.values() if g.bot_task]
+        tasks += [g.watch_task for g in self._games.values() if g.watch_task]
         for t in tasks:
             t.cancel()
         for t in tasks:
@@ -198,7 +279,22 @@ class GameService:
         time_s = options.get("time_s", self.settings.hard_time_s)
         if isinstance(time_s, bool) or not isinstance(time_s, int | float) or not 0 < time_s <= 30:
             raise ApiError(400, "options.time_s must be a number of seconds in (0, 30]")
-        opts = {"time_s": float(time_s), "bot_seed": secrets.randbits(31)}
+        clock_s = options.get("clock_s")
+        if clock_s is not None and (
+            isinstance(clock_s, bool)
+            or not isinstance(clock_s, int | float)
+            or not 0 < clock_s <= CLOCK_MAX_S
+        ):
+            raise ApiError(400, "options.clock_s must be null or seconds per move in (0, 86400]")
+        autopilot_level = options.get("autopilot_level", "medium")
+        if autopilot_level not in LEVELS:
+            raise ApiError(400, f"options.autopilot_level must be one of {', '.join(LEVELS)}")
+        opts: dict[str, Any] = {
+            "time_s": float(time_s),
+            "bot_seed": secrets.randbits(31),
+            "clock_s": None if clock_s is None else float(clock_s),
+            "autopilot_level": autopilot_level,
+        }
         game_id = secrets.token_urlsafe(9)
         tokens: list[str | None] = []
         seats: list[SeatInfo] = []
@@ -241,7 +337,11 @@ class GameService:
             if live is not None:
                 return live
             live = await asyncio.to_thread(self._load, game_id)
+            now = time.monotonic()
+            live.move_started = now
+            live.last_seen = {s.seat: now for s in live.record.seats if s.kind == "human"}
             self._games[game_id] = live
+            self._rearm(live)
         self._kick_bots(live)  # e.g. the server stopped during a bot's turn
         return live
 
@@ -255,9 +355,18 @@ class GameService:
         state = module.new_game(record.players, record.seed)
         names = _names(record.seats)
         live = LiveGame(record, state, 0, deque(maxlen=RECENT_EVENTS), names)
-        for i, a in enumerate(record.actions):
-            live.add_events(i + 1, state.apply(a))
-        live.version = len(record.actions)
+        if not record.log:  # a record without rows: the effective actions
+            for a in record.actions:
+                live.add_events(live.version + 1, state.apply(a))
+                live.version += 1
+        for e in record.log:
+            if e.kind == "undo":
+                assert e.undoes is not None
+                live.publish_undo(e.seat, e.undoes)
+            else:
+                new = live.state.clone()
+                events = new.apply(e.action)
+                live.publish_action(e.seat, e.kind, new, events)
         live.rematch_id = record.rematch_id
         return live
 
@@ -265,6 +374,8 @@ class GameService:
         """Drop the cache (another process wrote to this game); the log is reloaded."""
         live = self._games.pop(game_id, None)
         if live is not None:
+            if live.watch_task is not None:
+                live.watch_task.cancel()
             live.notify({"type": "error", "message": "the game changed elsewhere; reconnect"})
 
     # ------------------------------------------------------------ actions
@@ -274,6 +385,7 @@ class GameService:
             raise ApiError(403, "spectators cannot act; use a seat's link")
         if isinstance(version, bool) or not isinstance(version, int):
             raise ApiError(400, "version must be an integer (the version you last saw)")
+        self.reclaim(live, seat)
         async with live.lock:
             if version != live.version:
                 raise ApiError(409, f"stale version {version}; the game is at {live.version}")
@@ -289,7 +401,47 @@ class GameService:
             await self._commit(live, seat, parsed)
         self._kick_bots(live)
 
-    async def _commit(self, live: LiveGame, seat: int, action: Any) -> None:
+    async def undo(self, live: LiveGame, seat: int | None, version: Any) -> None:
+        """Take back the newest action of the current turn (one per call)."""
+        if seat is None:
+            raise ApiError(403, "spectators cannot undo; use a seat's link")
+        if isinstance(version, bool) or not isinstance(version, int):
+            raise ApiError(400, "version must be an integer (the version you last saw)")
+        self.reclaim(live, seat)
+        async with live.lock:
+            if version != live.version:
+                raise ApiError(409, f"stale version {version}; the game is at {live.version}")
+            if live.state.is_over:
+                raise ApiError(400, "nothing can be undone: the game is over")
+            if live.state.current_player != seat:
+                raise ApiError(403, "you can only undo during your own turn")
+            if not live.undo_stack:
+                raise ApiError(
+                    400,
+                    "nothing can be undone: only your own actions of this turn can be "
+                    "taken back, and none made before a tile came from the bag",
+                )
+            undoes = live.undo_stack[-1][0]
+            try:
+                await asyncio.to_thread(
+                    self.storage.append_action,
+                    live.id,
+                    live.version,
+                    seat,
+                    {},
+                    False,
+                    "undo",
+                    undoes,
+                )
+            except StaleVersion as exc:
+                self._forget(live.id)
+                raise ApiError(409, "the game moved on; reload it") from exc
+            live.publish_undo(seat, undoes)
+            live.notify(None)
+            self._rearm(live)
+        self._kick_bots(live)
+
+    async def _commit(self, live: LiveGame, seat: int, action: Any, kind: str = "action") -> None:
         """Apply on a copy, store, then publish.  Caller holds ``live.lock``."""
         new = live.state.clone()
         try:
@@ -304,14 +456,89 @@ class GameService:
                 seat,
                 action.to_json(),
                 bool(new.is_over),
+                kind,
             )
         except StaleVersion as exc:
             self._forget(live.id)
             raise ApiError(409, "the game moved on; reload it") from exc
-        live.state = new
-        live.version += 1
-        live.add_events(live.version, events)
+        live.publish_action(seat, kind, new, events)
         live.notify(None)
+        self._rearm(live)
+
+    # ---------------------------------------------------------- autopilot
+
+    def connected(self, live: LiveGame, seat: int | None) -> None:
+        """A WebSocket with this seat's token opened: the player is back."""
+        if seat is None:
+            return
+        live.conns[seat] = live.conns.get(seat, 0) + 1
+        self.reclaim(live, seat)
+
+    def disconnected(self, live: LiveGame, seat: int | None) -> None:
+        if seat is None:
+            return
+        live.conns[seat] = max(0, live.conns.get(seat, 0) - 1)
+        if not live.conns[seat]:
+            live.last_seen[seat] = time.monotonic()
+            self._rearm(live)
+
+    def reclaim(self, live: LiveGame, seat: int) -> None:
+        """The seat's player is here: the autopilot (if any) hands the seat back."""
+        live.last_seen[seat] = time.monotonic()
+        if seat in live.autopilot:
+            live.autopilot.discard(seat)
+            live.move_started = time.monotonic()  # a fresh clock
+            log.info("game %s: seat %d is back from the autopilot", live.id, seat)
+            live.notify(None)
+        self._rearm(live)
+
+    def _deadline(self, live: LiveGame, seat: int) -> float | None:
+        """When the autopilot takes over ``seat`` (whose turn it is), or None: never."""
+        out: list[float] = []
+        if not live.conns.get(seat):
+            out.append(live.last_seen.get(seat, live.move_started) + self.settings.away_grace_s)
+        clock = live.record.options.get("clock_s")
+        if clock:
+            out.append(live.move_started + float(clock))
+        return min(out) if out else None
+
+    def _rearm(self, live: LiveGame) -> None:
+        """(Re)start the timer that hands the current human seat to the autopilot."""
+        if live.watch_task is not None and live.watch_task is not asyncio.current_task():
+            live.watch_task.cancel()
+        live.watch_task = None
+        cur = live.state.current_player
+        if (
+            self._closing
+            or cur is None
+            or live.record.seats[cur].kind != "human"
+            or cur in live.autopilot
+            or self._deadline(live, cur) is None
+        ):
+            return
+        live.watch_task = asyncio.get_running_loop().create_task(self._watch(live, cur))
+
+    async def _watch(self, live: LiveGame, seat: int) -> None:
+        while True:
+            deadline = self._deadline(live, seat)
+            if deadline is None:
+                return
+            delay = deadline - time.monotonic()
+            if delay <= 0:
+                break
+            await asyncio.sleep(delay)  # the deadline may have moved meanwhile: look again
+        if (
+            self._closing
+            or self._games.get(live.id) is not live
+            or live.state.current_player != seat
+            or seat in live.autopilot
+        ):
+            return
+        live.watch_task = None
+        live.autopilot.add(seat)
+        log.info("game %s: the autopilot plays for seat %d", live.id, seat)
+        live.notify(None)
+        self._kick_bots(live)
 
     # --------------------------------------------------------------- bots
 
@@ -323,7 +550,9 @@ class GameService:
         live.bot_task = asyncio.get_running_loop().create_task(self._run_bots(live))
 
     def _spec(self, live: LiveGame, seat: int) -> BotSpec:
-        level = live.record.seats[seat].level or "medium"
+        level = live.record.seats[seat].level or live.record.options.get(
+            "autopilot_level", "medium"
+        )
         name = LEVELS.get(level, level)
         seed = int(live.record.options.get("bot_seed", 0)) + seat
         if name == "mcts":
@@ -352,10 +581,14 @@ class GameService:
                 assert seat is not None
                 action = await self._choose(self._spec(live, seat), live.state, version)
                 async with live.lock:
-                    if live.version != version or live.state.current_player != seat:
+                    if (
+                        live.version != version
+                        or live.state.current_player != seat
+                        or not live.is_bot_turn()  # the player came back
+                    ):
                         continue
                     try:
-                        await self._commit(live, seat, action)
+                        await self._commit(live, seat, action, "bot")
                     except ApiError as exc:
                         log.error("bot move rejected in game %s: %s", live.id, exc.message)
                         return
@@ -385,7 +618,11 @@ class GameService:
                         {"kind": s.kind, "level": s.level} if s.kind == "bot" else {"kind": "human"}
                         for s in live.record.seats
                     ],
-                    "options": {"time_s": live.record.options.get("time_s", 1.0)},
+                    "options": {
+                        "time_s": live.record.options.get("time_s", 1.0),
+                        "clock_s": live.record.options.get("clock_s"),
+                        "autopilot_level": live.record.options.get("autopilot_level", "medium"),
+                    },
                 }
                 created = await self.create(body, rematch_of=live)
                 new_id = created["id"]

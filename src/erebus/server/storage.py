@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -49,6 +49,23 @@ class SeatInfo:
 
 
 @dataclass(frozen=True)
+class LogEntry:
+    """One row of the action log: ``kind`` is "action", "bot" or "undo"."""
+
+    index: int
+    seat: int
+    kind: str
+    action: dict[str, Any]
+    undoes: int | None = None
+
+
+def effective_actions(log: list[LogEntry]) -> list[dict[str, Any]]:
+    """The actions that count: undo rows and the actions they take back are skipped."""
+    undone = {e.undoes for e in log if e.kind == "undo"}
+    return [dict(e.action) for e in log if e.kind != "undo" and e.index not in undone]
+
+
+@dataclass(frozen=True)
 class GameRecord:
     id: str
     game: str
@@ -59,7 +76,8 @@ class GameRecord:
     status: str
     rematch_id: str | None
     seats: list[SeatInfo]
-    actions: list[dict[str, Any]]
+    actions: list[dict[str, Any]]  # the effective actions (see :func:`effective_actions`)
+    log: list[LogEntry] = field(default_factory=list)  # every row, undos included
 
 
 def _now() -> datetime:
@@ -147,14 +165,30 @@ class Storage:
                 )
 
     def append_action(
-        self, game_id: str, index: int, seat: int, action: dict[str, Any], over: bool
+        self,
+        game_id: str,
+        index: int,
+        seat: int,
+        action: dict[str, Any],
+        over: bool,
+        kind: str = "action",
+        undoes: int | None = None,
     ) -> None:
-        """Commit action number ``index``; :class:`StaleVersion` if it is taken."""
+        """Commit log row number ``index``; :class:`StaleVersion` if it is taken.
+
+        ``kind`` "undo" (with ``undoes``, the index of the action taken back) records
+        an undo; the undone row itself is never changed."""
         try:
             with self.session() as s, s.begin():
                 s.add(
                     ActionRow(
-                        game_id=game_id, index=index, seat=seat, action=action, created=_now()
+                        game_id=game_id,
+                        index=index,
+                        seat=seat,
+                        action=action,
+                        kind=kind,
+                        undoes=undoes,
+                        created=_now(),
                     )
                 )
                 if over:
@@ -185,6 +219,10 @@ class Storage:
             actions = s.scalars(
                 select(ActionRow).where(ActionRow.game_id == game_id).order_by(ActionRow.index)
             ).all()
+            log = [
+                LogEntry(a.index, a.seat, a.kind or "action", dict(a.action), a.undoes)
+                for a in actions
+            ]
             return GameRecord(
                 id=row.id,
                 game=row.game,
@@ -195,7 +233,8 @@ class Storage:
                 status=row.status,
                 rematch_id=row.rematch_id,
                 seats=[SeatInfo(x.seat, x.kind, x.level, x.token_hash) for x in seats],
-                actions=[dict(a.action) for a in actions],
+                actions=effective_actions(log),
+                log=log,
             )
 
     def games_for_tokens(self, hashes: list[str]) -> list[tuple[GameRow, int]]:

@@ -259,6 +259,29 @@ async function sendAction(action) {
     if (m && m.view) onServerMessage(m); else onServerMessage(await fetchState());
   } catch (e) { toast(String(e)); }
 }
+// Undo (this turn, until a draw from the bag) and the autopilot's hand-back.
+function tOr(key, fallback, params = {}) { const s = t(key, params); return s === key ? fallback : s; }
+async function sendUndo() {
+  if (APP.ws && APP.wsOk) { APP.ws.send(JSON.stringify({ type: "undo", version: APP.version })); return; }
+  const q = APP.token ? `?token=${encodeURIComponent(APP.token)}` : "";
+  try {
+    const r = await fetch(`/api/games/${encodeURIComponent(APP.gameId)}/undo${q}`, {
+      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ version: APP.version }),
+    });
+    const txt = await r.text();
+    if (!r.ok) { toast(t("error_action", { msg: errText(txt) })); return; }
+    const m = txt ? parseJSON(txt) : null;
+    if (m && m.view) onServerMessage(m); else onServerMessage(await fetchState());
+  } catch (e) { toast(String(e)); }
+}
+function sendResume() { if (APP.ws && APP.wsOk) APP.ws.send(JSON.stringify({ type: "resume" })); }
+function autopilotBadge(i) {
+  const p = APP.players && APP.players[i];
+  if (!p || !p.autopilot) return null;
+  const b = h("span", { class: "status autopilot", "data-testid": `autopilot-${i}` }, tOr("autopilot_for", `bot is playing for ${seatName(i)}`, { name: seatName(i) }));
+  if (i !== APP.seat) return b;
+  return h("span", {}, b, " ", h("button", { class: "btn small", onclick: sendResume }, tOr("take_back_seat", "Take over again")));
+}
 function errText(txt) { try { const j = JSON.parse(txt); return j.detail || j.error || j.message || txt; } catch { return txt; } }
 function sendChat(text) {
   if (APP.ws && APP.wsOk) APP.ws.send(JSON.stringify({ type: "chat", text }));
@@ -668,6 +691,7 @@ function playerBoard(i) {
       h("span", { class: "swatch" }),
       h("strong", {}, seatName(i), i === APP.seat ? ` (${t("you")})` : ""),
       h("span", { class: "status" }, status),
+      autopilotBadge(i),
       h("span", { class: "score", title: t("score") }, String(v.score[i]))),
     h("div", { class: "crew" }, col("ship", cr.shipA, cr.shipR), col("sled", cr.sledA, cr.sledR),
       cr.lost ? h("div", { class: "lost" }, t("crew_lost", { n: cr.lost })) : null),
@@ -760,6 +784,7 @@ function actionPanel() {
   if (end) row.append(h("button", { class: "btn", onclick: () => sendAction(end) }, t("end_turn")));
   const pass = APP.legal.find((a) => a.type === "pass");
   if (pass) row.append(h("button", { class: "btn warn", onclick: () => { if (v.acted > 0 || confirm(t("confirm_pass"))) sendAction(pass); } }, t("pass")));
+  if (APP.msg && APP.msg.can_undo) row.append(h("button", { class: "btn", "data-testid": "undo", onclick: sendUndo }, "↶ ", tOr("undo", "Undo")));
   panel.append(row);
   // place controls
   if (APP.sel && APP.sel.mode === "place") {
