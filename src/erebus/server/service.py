@@ -105,6 +105,11 @@ class LiveGame:
     autopilot: set[int] = field(default_factory=set)  # human seats a bot plays for
     conns: dict[int, int] = field(default_factory=dict)  # open WebSockets per seat
     last_seen: dict[int, float] = field(default_factory=dict)  # time.monotonic()
+    # Scores at the end of each round, for the end-of-game chart (the event list is
+    # capped).  Never rolled back: an action that ends a round cannot be undone.
+    score_rounds: list[dict[str, Any]] = field(default_factory=list)
+    # (version, seat, delta, reason) of every score change, for the breakdown.
+    score_log: list[tuple[int, int, int, str]] = field(default_factory=list)
     move_started: float = field(default_factory=time.monotonic)
     watch_task: asyncio.Task[None] | None = None
 
@@ -152,6 +157,8 @@ class LiveGame:
             ],
             "events": list(self.events),
             "rematch": self.rematch_id,
+            "score_rounds": list(self.score_rounds),
+            "score_sources": self.score_sources(),
             "can_undo": mine and bool(self.undo_stack),
             "clock_s": self.record.options.get("clock_s"),
         }
@@ -168,17 +175,43 @@ class LiveGame:
         self.state = new
         self.version += 1
         self.add_events(self.version, events)
+        self._record_round_scores(new, events)
+        self.score_log += [
+            (self.version, e.seat, e.delta, e.reason)
+            for e in events
+            if type(e).__name__ == "ScoreChanged"
+        ]
         self.move_started = time.monotonic()
         if kind == "action" and not is_barrier(seat, new, events):
             self.undo_stack.append(before)
         else:
             self.undo_stack.clear()
 
+    def score_sources(self) -> list[dict[str, int]]:
+        """Per seat, points by reason (the ``ScoreChanged`` reasons), whole game."""
+        out: list[dict[str, int]] = [{} for _ in range(self.record.players)]
+        for _, seat, delta, reason in self.score_log:
+            out[seat][reason] = out[seat].get(reason, 0) + delta
+        return out
+
+    def _record_round_scores(self, new: Any, events: list[Any]) -> None:
+        """Append the scores as they stood at each ``RoundEnded`` among ``events``."""
+        scores = list(new.scores())
+        found = []
+        for e in reversed(events):
+            name = type(e).__name__
+            if name == "ScoreChanged":
+                scores[e.seat] -= e.delta
+            elif name == "RoundEnded":
+                found.append({"round": e.round, "scores": scores[:]})
+        self.score_rounds.extend(reversed(found))
+
     def publish_undo(self, seat: int, undoes: int) -> None:
         """Take back the newest undoable action (log row ``undoes``)."""
         if not self.undo_stack or self.undo_stack[-1][0] != undoes:
             raise ValueError(f"action {undoes} of game {self.id} cannot be undone")
-        _, self.state, self.events = self.undo_stack.pop()
+        kept, self.state, self.events = self.undo_stack.pop()
+        self.score_log = [x for x in self.score_log if x[0] <= kept]
         self.version += 1
         self.move_started = time.monotonic()
         self.events.append(

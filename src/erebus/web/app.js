@@ -938,6 +938,20 @@ function endPanel() {
       if (/majority|sets|abandoned/.test(e.reason)) final = true;
     }
   }
+  // The server sends the whole game's score sources and per-round scores (its
+  // event list is only the recent past); prefer them when present.
+  const sources = APP.msg.score_sources;
+  if (Array.isArray(sources) && sources.length === n) {
+    for (let i = 0; i < n; i++) {
+      for (const c of cats) table[i][c] = 0;
+      for (const [reason, delta] of Object.entries(sources[i])) table[i][reasonCategory(reason)] += delta;
+    }
+  }
+  const rounds = APP.msg.score_rounds;
+  if (Array.isArray(rounds) && rounds.length) {
+    for (let i = 0; i < n; i++) points[i] = [[0, 0], ...rounds.map((r) => [r.round, r.scores[i]])];
+    round = rounds[rounds.length - 1].round;
+  }
   const lastRound = Math.max(round, 1);
   for (let i = 0; i < n; i++) {
     if (!points[i].length || points[i][points[i].length - 1][0] < lastRound) points[i].push([lastRound, cum[i] - 0]);
