@@ -96,8 +96,12 @@ def test_bot_pool_chooses_in_another_process() -> None:
             assert a in state.legal_actions()
 
 
-@pytest.mark.parametrize(("opponent", "needed"), [("random", 0.9), ("greedy", 0.6)])
-def test_mcts_beats_weaker_bots_in_two_player_games(opponent: str, needed: float) -> None:
+@pytest.mark.parametrize(
+    ("opponent", "needed", "iterations"), [("random", 0.9, 200), ("greedy", 0.6, 500)]
+)
+def test_mcts_beats_weaker_bots_in_two_player_games(
+    opponent: str, needed: float, iterations: int
+) -> None:
     """Seeded and deterministic (an iteration budget), 20 games with seats rotated."""
     from erebus.tournament import run_tournament
 
@@ -107,7 +111,7 @@ def test_mcts_beats_weaker_bots_in_two_player_games(opponent: str, needed: float
         games=20,
         jobs=1,
         seed=2026,
-        iterations=200,
+        iterations=iterations,
         progress=False,
     )
     rate = result.stats["mcts"].wins / result.stats["mcts"].games

@@ -3,8 +3,8 @@
 For every legal action it applies the action to a determinized copy of the
 position (built from the seat's view only) and keeps the action whose result
 the game's ``heuristic`` rates best for the acting seat.  Stopping (end turn
-or pass) is chosen when nothing improves the position: unspent crew is only
-worth what it can buy.  Ties break at random (seeded), so two greedy bots do
+or pass) is rated the same way and chosen unless some action beats the best
+way of stopping by ``MIN_GAIN``: unspent crew is only worth what it can buy.  Ties break at random (seeded), so two greedy bots do
 not mirror each other.
 """
 
@@ -30,23 +30,24 @@ class GreedyBot:
         world, legal = seat_world(state, self.rng)
         if len(legal) == 1:
             return legal[0]
-        base = heuristic(world, seat)
         best: list[Any] = []
         best_value = -float("inf")
+        stop: Any = None
+        stop_value = -float("inf")
         for action in legal:
-            if action.kind in STOP_KINDS:
-                continue
             child = world.clone()
             child.apply(action)
             value = heuristic(child, seat)
+            if action.kind in STOP_KINDS:
+                # Ending the turn or passing is judged too: passing with a vehicle
+                # still out in the last round is what strands it.
+                if value > stop_value:
+                    stop, stop_value = action, value
+                continue
             if value > best_value + 1e-9:
                 best, best_value = [action], value
             elif abs(value - best_value) <= 1e-9:
                 best.append(action)
-        if best and best_value - base >= MIN_GAIN:
+        if best and (stop is None or best_value - stop_value >= MIN_GAIN):
             return self.rng.choice(best)
-        stops = [a for a in legal if a.kind in STOP_KINDS]
-        if not stops:  # drafting, or the free draw after a refresh
-            return self.rng.choice(best or legal)
-        ends = [a for a in stops if a.kind == "end_turn"]
-        return ends[0] if ends else stops[0]
+        return stop if stop is not None else self.rng.choice(legal)
