@@ -413,15 +413,26 @@ class GameService:
 
     # ------------------------------------------------------------ actions
 
-    async def act(self, live: LiveGame, seat: int | None, version: Any, action: Any) -> None:
+    @staticmethod
+    def _check_version(seat: int | None, version: Any, verb: str) -> int:
+        """The seat of a player who may ``verb``, with a well-formed version."""
         if seat is None:
-            raise ApiError(403, "spectators cannot act; use a seat's link")
+            raise ApiError(403, f"spectators cannot {verb}; use a seat's link")
         if isinstance(version, bool) or not isinstance(version, int):
             raise ApiError(400, "version must be an integer (the version you last saw)")
+        return seat
+
+    @staticmethod
+    def _check_current(live: LiveGame, seat: int, version: int) -> None:
+        """Under the game's lock: the version the player saw is current (else 409)."""
+        if version != live.version:
+            raise ApiError(409, f"stale version {version}; the game is at {live.version}")
+
+    async def act(self, live: LiveGame, seat: int | None, version: Any, action: Any) -> None:
+        seat = self._check_version(seat, version, "act")
         self.reclaim(live, seat)
         async with live.lock:
-            if version != live.version:
-                raise ApiError(409, f"stale version {version}; the game is at {live.version}")
+            self._check_current(live, seat, version)
             if live.state.is_over:
                 raise ApiError(403, "the game is over")
             if live.state.current_player != seat:
@@ -436,14 +447,10 @@ class GameService:
 
     async def undo(self, live: LiveGame, seat: int | None, version: Any) -> None:
         """Take back the newest action of the current turn (one per call)."""
-        if seat is None:
-            raise ApiError(403, "spectators cannot undo; use a seat's link")
-        if isinstance(version, bool) or not isinstance(version, int):
-            raise ApiError(400, "version must be an integer (the version you last saw)")
+        seat = self._check_version(seat, version, "undo")
         self.reclaim(live, seat)
         async with live.lock:
-            if version != live.version:
-                raise ApiError(409, f"stale version {version}; the game is at {live.version}")
+            self._check_current(live, seat, version)
             if live.state.is_over:
                 raise ApiError(400, "nothing can be undone: the game is over")
             if live.state.current_player != seat:
