@@ -15,11 +15,14 @@ has 2 × 2 vertices.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 TOKEN_KINDS = ("inuit", "cairn", "franklin", "strait")
 """Kinds of token that a printed symbol calls for, in the order used everywhere."""
@@ -230,3 +233,20 @@ def load_content(directory: str | Path | None = None, *, validate: bool = True) 
 def default_content() -> Content:
     """The packaged content, loaded and validated once per process."""
     return load_content()
+
+
+def per_content(
+    cache: dict[int, tuple[Content, T]], content: Content, build: Callable[[Content], T]
+) -> T:
+    """``build(content)``, computed once per content object and kept in ``cache``.
+
+    Precomputed tables (geometry, action index space, observation encoder) depend
+    only on the content; the content object itself is kept beside the value so a
+    recycled ``id()`` can never return another content's tables.
+    """
+    hit = cache.get(id(content))
+    if hit is not None and hit[0] is content:
+        return hit[1]
+    value = build(content)
+    cache[id(content)] = (content, value)
+    return value

@@ -134,7 +134,13 @@ import numpy as np
 import numpy.typing as npt
 
 from erebus.games.northwest.actions import DISCOVER_TOKENS, EXPLORE_TOKENS, VEHICLES, Action
-from erebus.games.northwest.content import ALL_TOKEN_KINDS, TOKEN_KINDS, Content, default_content
+from erebus.games.northwest.content import (
+    ALL_TOKEN_KINDS,
+    TOKEN_KINDS,
+    Content,
+    default_content,
+    per_content,
+)
 from erebus.games.northwest.geometry import Geometry
 from erebus.games.northwest.state import (
     CREW_FIELDS,
@@ -369,17 +375,12 @@ def _vehicle(name: str | None) -> int:
     return VEHICLES.index(name)
 
 
-_SPACES: dict[int, ActionSpace] = {}
+_SPACES: dict[int, tuple[Content, ActionSpace]] = {}
 
 
 def action_space(content: Content | None = None) -> ActionSpace:
     """The :class:`ActionSpace` of ``content`` (default content if None), cached."""
-    content = content or default_content()
-    space = _SPACES.get(id(content))
-    if space is None or space.content is not content:
-        space = ActionSpace(content)
-        _SPACES[id(content)] = space
-    return space
+    return per_content(_SPACES, content or default_content(), ActionSpace)
 
 
 def action_space_size(content: Content | None = None) -> int:
@@ -744,17 +745,12 @@ class ObservationEncoder:
         return out
 
 
-_ENCODERS: dict[int, ObservationEncoder] = {}
+_ENCODERS: dict[int, tuple[Content, ObservationEncoder]] = {}
 
 
 def observation_encoder(content: Content | None = None) -> ObservationEncoder:
     """The cached :class:`ObservationEncoder` of ``content``."""
-    content = content or default_content()
-    enc = _ENCODERS.get(id(content))
-    if enc is None or enc.content is not content:
-        enc = ObservationEncoder(content)
-        _ENCODERS[id(content)] = enc
-    return enc
+    return per_content(_ENCODERS, content or default_content(), ObservationEncoder)
 
 
 def observe(state: State, seat: int) -> Observation:

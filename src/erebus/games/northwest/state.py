@@ -20,7 +20,13 @@ from erebus.core.events import Event
 from erebus.core.rng import Rng
 from erebus.games.northwest import scoring
 from erebus.games.northwest.actions import ARROWS, VEHICLES, Action
-from erebus.games.northwest.content import ALL_TOKEN_KINDS, TOKEN_KINDS, Content, default_content
+from erebus.games.northwest.content import (
+    ALL_TOKEN_KINDS,
+    TOKEN_KINDS,
+    Content,
+    default_content,
+    per_content,
+)
 from erebus.games.northwest.events import (
     CrewSpent,
     CrewTransferred,
@@ -102,7 +108,7 @@ _TAKE = {
 }
 FORMAT = 1  # version of to_json()
 
-_GEOMETRY: dict[int, Geometry] = {}
+_GEOMETRY: dict[int, tuple[Content, Geometry]] = {}
 
 # (JSON key, attribute) of the flat integer lists of the saved state.
 _JSON_INT_LISTS = (
@@ -125,11 +131,7 @@ _JSON_INT_LISTS = (
 
 def geometry_for(content: Content) -> Geometry:
     """The precomputed geometry of ``content``, built once per content object."""
-    geo = _GEOMETRY.get(id(content))
-    if geo is None or geo.content is not content:
-        geo = Geometry(content)
-        _GEOMETRY[id(content)] = geo
-    return geo
+    return per_content(_GEOMETRY, content, Geometry)
 
 
 class State:
