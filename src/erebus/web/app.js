@@ -922,6 +922,14 @@ function renderLog() {
   box.scrollTop = box.scrollHeight;
 }
 
+// A tie the rules do not break: equal top scores and the leader never returned to
+// Greenland (returning first is the tie-break, §8.1).
+function tiedTop(order, scores) {
+  if (order.length < 2 || scores[order[0]] !== scores[order[1]]) return false;
+  const ret = APP.view.returned || [];
+  return !(ret[order[0]] > 0);
+}
+
 function endPanel() {
   const v = APP.view, n = v.players;
   const cats = ["cat_tokens", "cat_islands", "cat_arrows", "cat_majorities", "cat_sets", "cat_abandon", "cat_other"];
@@ -970,7 +978,7 @@ function endPanel() {
       h("tr", {}, h("th", {}, t(c)), order.map((i) => h("td", {}, String(table[i][c]))))),
     h("tr", { class: "total" }, h("th", {}, t("total")), order.map((i) => h("td", {}, String(scores[i]))))));
   return h("section", { class: "endgame" },
-    h("h2", {}, t("game_over"), " — ", t("winner", { name: seatName(order[0]) })),
+    h("h2", {}, t("game_over"), " — ", tiedTop(order, scores) ? t("tie") : t("winner", { name: seatName(order[0]) })),
     h("div", { class: "end-row" }, tbl, scoreChart(points, lastRound)));
 }
 function scoreChart(points, lastRound) {
