@@ -28,10 +28,10 @@ from typing import Any
 from erebus.bots.base import BotSpec, game_of, seat_world
 from erebus.bots.random_bot import biased_choice
 
-EXPLORATION = 0.3
+EXPLORATION = 0.05
 ROLLOUT_DEPTH = 0  # 0: evaluate the leaf with the heuristic at once
 OWN_TURN_ONLY = True  # the tree plans the mover's own turn; later turns are evaluated
-REWARD_SCALE = 2.0
+REWARD_SCALE = 0.5
 
 
 class Node:
