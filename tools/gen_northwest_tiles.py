@@ -62,6 +62,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from erebus.games.northwest.validate import corner_class
+
 SEED = 1845  # the year the Franklin expedition sailed
 DATA_DIR = (
     Path(__file__).resolve().parent.parent / "src" / "erebus" / "games" / "northwest" / "data"
@@ -133,16 +135,6 @@ def rotations(grid: Grid) -> list[Grid]:
 def square_corners(grid: Grid, x: int, y: int) -> str:
     """Corners of square (x, y) of ``grid``: north-west, north-east, south-east, south-west."""
     return grid[y][x] + grid[y][x + 1] + grid[y + 1][x + 1] + grid[y + 1][x]
-
-
-def corner_class(corners: str) -> int:
-    """Rotation class 0..5 of a square's four corners (rules §2)."""
-    n = corners.count("l")
-    if n < 2:
-        return n
-    if n == 2:
-        return 3 if corners[0] == corners[2] else 2
-    return n + 1
 
 
 def is_saddle(corners: str) -> bool:

@@ -25,12 +25,10 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from erebus.games.northwest import scoring
-from erebus.games.northwest.content import ALL_TOKEN_KINDS
 from erebus.games.northwest.state import (
     CREW_FIELDS,
     CREW_LOST,
     GREENLAND,
-    N_KINDS,
     NORTHWEST,
     SHIP,
     SHIP_AV,
@@ -177,12 +175,7 @@ def heuristic(state: State, seat: int) -> float:
         return value
 
     # Final scoring as if the game ended now (majorities and sets).
-    for kind, values in rules.majorities.items():
-        k = ALL_TOKEN_KINDS.index(kind)
-        counts = [state.ptok[N_KINDS * s + k] for s in range(n)]
-        value += scoring.majority_points(counts, values)[seat]
-    mine = state.ptok[N_KINDS * seat : N_KINDS * seat + N_KINDS]
-    value += scoring.set_points(mine, rules.set_points)
+    value += sum(d for s, d, _ in scoring.token_awards(state.ptok, n, rules) if s == seat)
     b = CREW_FIELDS * seat
     value -= LOST_CREWMAN * state.crews[b + CREW_LOST]
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from erebus.games.northwest.content import ALL_TOKEN_KINDS
+from erebus.games.northwest.content import ALL_TOKEN_KINDS, RulesDef
 
 if TYPE_CHECKING:
     from erebus.games.northwest.state import State
@@ -40,11 +40,31 @@ def set_points(counts: Sequence[int], per_set: int) -> int:
     return min(counts) * per_set
 
 
+def token_awards(ptok: Sequence[int], players: int, rules: RulesDef) -> list[tuple[int, int, str]]:
+    """Majority and set points for the tokens held (§8.1.1–2), as (seat, delta, reason).
+
+    ``ptok`` is the state's flat token table: ``len(ALL_TOKEN_KINDS)`` counts per seat.
+    """
+    kinds = len(ALL_TOKEN_KINDS)
+    out: list[tuple[int, int, str]] = []
+    for kind, values in rules.majorities.items():
+        k = ALL_TOKEN_KINDS.index(kind)
+        counts = [ptok[kinds * s + k] for s in range(players)]
+        for seat, pts in enumerate(majority_points(counts, values)):
+            if pts:
+                out.append((seat, pts, f"{kind} majority"))
+    for seat in range(players):
+        held = ptok[kinds * seat : kinds * seat + kinds]
+        pts = set_points(held, rules.set_points)
+        if pts:
+            out.append((seat, pts, f"{min(held)} sets"))
+    return out
+
+
 def final_scores(state: State) -> list[tuple[int, int, str]]:
     """The end-of-game deltas: majorities, sets, abandonment (§8.1)."""
     from erebus.games.northwest.state import (
         CREW_FIELDS,
-        N_KINDS,
         NORTHWEST,
         SHIP,
         SHIP_AV,
@@ -56,18 +76,7 @@ def final_scores(state: State) -> list[tuple[int, int, str]]:
 
     rules = state.content.rules
     n = state.n
-    out: list[tuple[int, int, str]] = []
-    for kind, values in rules.majorities.items():
-        k = ALL_TOKEN_KINDS.index(kind)
-        counts = [state.ptok[N_KINDS * s + k] for s in range(n)]
-        for seat, pts in enumerate(majority_points(counts, values)):
-            if pts:
-                out.append((seat, pts, f"{kind} majority"))
-    for seat in range(n):
-        counts = state.ptok[N_KINDS * seat : N_KINDS * seat + N_KINDS]
-        pts = set_points(counts, rules.set_points)
-        if pts:
-            out.append((seat, pts, f"{min(counts)} sets"))
+    out = token_awards(state.ptok, n, rules)
     for seat in range(n):
         b = CREW_FIELDS * seat
         c = state.crews
