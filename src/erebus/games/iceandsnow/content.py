@@ -1,0 +1,416 @@
+"""Game content of Through Ice and Snow, loaded from ``data/*.json``.
+
+The printed game's map, cards and tracks are not public (reference §11), so the
+data files are **our design** (each file says so in its ``"_design"`` header and
+``docs/iceandsnow-data.md`` explains the choices).  A user who owns the printed
+game can replace any value in the JSON without touching code: every number the
+rules engine needs that the rules text does not state lives here.
+
+Files and their shapes (``validate.problems`` checks them at load):
+
+``map.json``
+    ``regions``: ``[{"id", "name", "species": int (cards revealed on arrival at
+    each of its anchor points), "island": bool}]``.
+    ``sections``: in voyage order East, Central East, Central West, West:
+    ``[{"id", "name", "sides": {"A": Side, "B": Side}}]``; a Side is
+    ``{"anchors": [Anchor], "routes": [{"from", "to", "dynamite": 0|1}]}``.
+    An Anchor is ``{"id", "name", "region", "x", "y", "start": bool, "blue":
+    bool, "final_pp": int|null, "edge": bool}``: ``x`` grows east and ``y``
+    north (compass geometry); ``start`` marks the start point(s); ``blue`` a
+    final-round anchor; ``final_pp`` the PP of a final anchor point (6 or 8);
+    ``edge`` an anchor on the section's western edge — reaching it places the
+    next section.  An anchor shared by two sections (an ``edge`` anchor) is
+    listed, with the same id, name, region and coordinates, in its own section
+    and in **both** sides of the next one; every other id is unique.
+
+``board.json`` (the action board)
+    ``spaces``: ``[{"id", "column": "captain"|"carpenter"|"scientist"|
+    "general", "slots": {"1": n, "2": n, "3": n, "4": n} (null slots =
+    unlimited), "above_warehouse": bool, "final": bool, "need": [roles] (any
+    one of them must be among the crew; empty = any crew), "totals": [int] (the
+    allowed crew counts; empty = any number ≥ 1), "wood": int, "fuel": int,
+    "resource": str|null (Vow of Silence: the resource counted)}]``.
+    ``warehouses``: ``[{"column", "officer", "gives"}]``.
+
+``tracks.json``
+    ``health``/``morale``: ``{"min": 0, "max": m, "start": s, "effects":
+    {space: "death"|"scurvy"|"mutiny"}, "end_pp": [pp for space 0..max]}``;
+    ``fuel``: ``{"max": 10, "start": 10, "bands": [{"from", "to", "effect":
+    "morale"|"discard"|null}]}``; ``sled``: ``{"max", "start", "explore_pp":
+    [pp for level 0..max]}``; ``dogs``: ``{"spaces": n, "start": d,
+    "explore_pp": [pp for 0..n dogs], "groups": [[first, last] dog spaces of
+    sled level 1, 2, …]}``; ``towing``: ``{"min", "max", "start", "pp":
+    {level: pp}}``; ``food``: ``{"start", "max"}``; ``inuit``: ``{"max"}``;
+    ``upgrade_spaces``: ``[{"morale": n, "wood": n}, …]`` bonuses of the 1st–4th
+    upgrade space.
+
+``cards.json``
+    ``species`` (32): ``{"id", "species", "name", "pp", "food", "health",
+    "fishing_boat": bool}``; ``hunting`` (41): ``{"id", "name", "prey", "food",
+    "health", "walrus": bool, "whale": bool}``; ``whales`` (optional hunting
+    cards, need upgrade 7): same shape; ``dual`` (3): hunting shape plus
+    ``"species"``; ``cartography`` (10): ``{"id", "regions": [3 region ids]}``;
+    ``events`` (1–28): ``{"number", "name", "deck": "open"|"coastal", "kind":
+    "immediate"|"action", "crew": [allowed crew counts] (action cards),
+    "optional": bool}``; ``investors`` (11): ``{"id", "name", "bonus": {res:
+    n}, "objective": str, "params": {...}, "reward"}``; ``upgrades`` (1–11):
+    ``{"number", "name", "copies", "cost", "optional": bool}``.
+
+``scenarios.json``
+    ``{"lost-expedition": {...}, "magnetic-north-pole": {...}}`` — start
+    resources, event decks, extra cards (search cards, compass cards) and
+    objectives of each solo scenario.
+
+``rules.json``
+    Every other number the rules give, collected so that a house rule is a data
+    change: start resources by player count, hunting cards per round, PP of the
+    actions, food shortage values, majority tables, fuel costs.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from typing import Any
+
+ROLES = ("captain", "carpenter", "scientist")
+CREW_KINDS = ("captain", "carpenter", "scientist", "sailors", "inuit")
+RESOURCES = ("dynamite", "wood", "rifles", "dogs")
+DATA_FILES = ("map", "board", "tracks", "cards", "scenarios", "rules")
+
+
+@dataclass(frozen=True)
+class Region:
+    id: str
+    name: str
+    species: int
+    island: bool
+
+
+@dataclass(frozen=True)
+class Anchor:
+    id: str
+    name: str
+    region: str
+    x: float
+    y: float
+    start: bool
+    blue: bool
+    final_pp: int | None
+    edge: bool
+
+
+@dataclass(frozen=True)
+class Route:
+    src: str
+    dst: str
+    dynamite: int
+
+
+@dataclass(frozen=True)
+class Side:
+    section: str
+    side: str
+    anchors: tuple[Anchor, ...]
+    routes: tuple[Route, ...]
+
+
+@dataclass(frozen=True)
+class Section:
+    id: str
+    name: str
+    index: int
+    sides: dict[str, Side]
+
+
+@dataclass(frozen=True)
+class Space:
+    """One action of the action board (it may have several slots)."""
+
+    id: str
+    column: str
+    slots: dict[int, int | None]  # players -> number of slots (None = unlimited)
+    above_warehouse: bool
+    final: bool
+    need: tuple[str, ...]
+    totals: tuple[int, ...]
+    wood: int
+    fuel: int
+    resource: str | None
+
+
+@dataclass(frozen=True)
+class Warehouse:
+    column: str
+    officer: str
+    gives: str
+
+
+@dataclass(frozen=True)
+class Track:
+    """Health or morale."""
+
+    max: int
+    start: int
+    effects: dict[int, str]
+    end_pp: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class SpeciesCard:
+    id: str
+    species: str
+    name: str
+    pp: int
+    food: int
+    health: int
+    fishing_boat: bool
+
+
+@dataclass(frozen=True)
+class HuntingCard:
+    id: str
+    name: str
+    prey: int
+    food: int
+    health: int
+    walrus: bool
+    whale: bool
+    species: str | None = None  # dual species cards only
+
+
+@dataclass(frozen=True)
+class CartographyCard:
+    id: str
+    regions: tuple[str, str, str]
+
+
+@dataclass(frozen=True)
+class EventCard:
+    number: int
+    name: str
+    deck: str
+    kind: str
+    crew: tuple[int, ...]
+    optional: bool
+
+
+@dataclass(frozen=True)
+class Investor:
+    id: str
+    name: str
+    bonus: dict[str, int]
+    objective: str
+    params: dict[str, Any]
+    reward: int
+
+
+@dataclass(frozen=True)
+class Upgrade:
+    number: int
+    name: str
+    copies: int
+    cost: int
+    optional: bool
+
+
+@dataclass(frozen=True)
+class Content:
+    """Everything loaded from ``data/``; ``raw`` keeps the parsed JSON per file."""
+
+    regions: dict[str, Region]
+    sections: tuple[Section, ...]
+    spaces: dict[str, Space]
+    warehouses: dict[str, Warehouse]  # by column
+    health: Track
+    morale: Track
+    tracks: dict[str, Any]  # fuel, sled, dogs, towing, food, inuit, upgrade_spaces (raw)
+    species: dict[str, SpeciesCard]
+    hunting: dict[str, HuntingCard]
+    whales: dict[str, HuntingCard]
+    dual: dict[str, HuntingCard]
+    cartography: dict[str, CartographyCard]
+    events: dict[int, EventCard]
+    investors: dict[str, Investor]
+    upgrades: dict[int, Upgrade]
+    scenarios: dict[str, Any]
+    rules: dict[str, Any]
+    raw: dict[str, Any] = field(repr=False, compare=False, default_factory=dict)
+
+    # -- map queries ---------------------------------------------------------
+
+    def side(self, section: str, side: str) -> Side:
+        for s in self.sections:
+            if s.id == section:
+                return s.sides[side]
+        raise KeyError(section)
+
+    def section_index(self, section: str) -> int:
+        for s in self.sections:
+            if s.id == section:
+                return s.index
+        raise KeyError(section)
+
+
+def _anchor(d: dict[str, Any]) -> Anchor:
+    return Anchor(
+        id=d["id"],
+        name=d["name"],
+        region=d["region"],
+        x=float(d["x"]),
+        y=float(d["y"]),
+        start=bool(d.get("start", False)),
+        blue=bool(d.get("blue", False)),
+        final_pp=d.get("final_pp"),
+        edge=bool(d.get("edge", False)),
+    )
+
+
+def _hunting(d: dict[str, Any]) -> HuntingCard:
+    return HuntingCard(
+        id=d["id"],
+        name=d["name"],
+        prey=int(d["prey"]),
+        food=int(d["food"]),
+        health=int(d.get("health", 0)),
+        walrus=bool(d.get("walrus", False)),
+        whale=bool(d.get("whale", False)),
+        species=d.get("species"),
+    )
+
+
+def parse_content(raw: dict[str, Any]) -> Content:
+    """Build :class:`Content` from the parsed JSON files (``raw[name]`` per file).
+
+    Raises ``ValueError`` (from ``validate.check_content``) when the data break
+    a rule of the reference; ``KeyError``/``TypeError`` from a file missing a
+    field are turned into ``ValueError`` too.
+    """
+    try:
+        content = _parse(raw)
+    except (KeyError, TypeError, AttributeError) as exc:
+        raise ValueError(f"game data is malformed: {exc!r}") from exc
+    from erebus.games.iceandsnow.validate import check_content
+
+    check_content(content)
+    return content
+
+
+def _parse(raw: dict[str, Any]) -> Content:
+    m, b, t, c = raw["map"], raw["board"], raw["tracks"], raw["cards"]
+    regions = {
+        r["id"]: Region(r["id"], r["name"], int(r["species"]), bool(r.get("island", False)))
+        for r in m["regions"]
+    }
+    sections = []
+    for i, s in enumerate(m["sections"]):
+        sides = {}
+        for name, sd in s["sides"].items():
+            sides[name] = Side(
+                section=s["id"],
+                side=name,
+                anchors=tuple(_anchor(a) for a in sd["anchors"]),
+                routes=tuple(
+                    Route(r["from"], r["to"], int(r.get("dynamite", 0))) for r in sd["routes"]
+                ),
+            )
+        sections.append(Section(s["id"], s["name"], i, sides))
+    spaces = {
+        s["id"]: Space(
+            id=s["id"],
+            column=s["column"],
+            slots={int(k): v for k, v in s["slots"].items()},
+            above_warehouse=bool(s.get("above_warehouse", False)),
+            final=bool(s.get("final", False)),
+            need=tuple(s.get("need", ())),
+            totals=tuple(s.get("totals", ())),
+            wood=int(s.get("wood", 0)),
+            fuel=int(s.get("fuel", 0)),
+            resource=s.get("resource"),
+        )
+        for s in b["spaces"]
+    }
+    warehouses = {
+        w["column"]: Warehouse(w["column"], w["officer"], w["gives"]) for w in b["warehouses"]
+    }
+
+    def track(d: dict[str, Any]) -> Track:
+        return Track(
+            max=int(d["max"]),
+            start=int(d["start"]),
+            effects={int(k): v for k, v in d["effects"].items()},
+            end_pp=tuple(int(x) for x in d["end_pp"]),
+        )
+
+    return Content(
+        regions=regions,
+        sections=tuple(sections),
+        spaces=spaces,
+        warehouses=warehouses,
+        health=track(t["health"]),
+        morale=track(t["morale"]),
+        tracks={k: v for k, v in t.items() if k not in ("health", "morale", "_design")},
+        species={
+            s["id"]: SpeciesCard(
+                s["id"],
+                s["species"],
+                s["name"],
+                int(s["pp"]),
+                int(s["food"]),
+                int(s.get("health", 0)),
+                bool(s.get("fishing_boat", False)),
+            )
+            for s in c["species"]
+        },
+        hunting={h["id"]: _hunting(h) for h in c["hunting"]},
+        whales={h["id"]: _hunting(h) for h in c.get("whales", [])},
+        dual={h["id"]: _hunting(h) for h in c["dual"]},
+        cartography={
+            k["id"]: CartographyCard(k["id"], tuple(k["regions"])) for k in c["cartography"]
+        },
+        events={
+            e["number"]: EventCard(
+                int(e["number"]),
+                e["name"],
+                e["deck"],
+                e["kind"],
+                tuple(e.get("crew", ())),
+                bool(e.get("optional", False)),
+            )
+            for e in c["events"]
+        },
+        investors={
+            i["id"]: Investor(
+                i["id"],
+                i["name"],
+                dict(i["bonus"]),
+                i["objective"],
+                dict(i.get("params", {})),
+                int(i["reward"]),
+            )
+            for i in c["investors"]
+        },
+        upgrades={
+            u["number"]: Upgrade(
+                int(u["number"]), u["name"], int(u["copies"]), int(u["cost"]), bool(u["optional"])
+            )
+            for u in c["upgrades"]
+        },
+        scenarios={k: v for k, v in raw["scenarios"].items() if not k.startswith("_")},
+        rules={k: v for k, v in raw["rules"].items() if not k.startswith("_")},
+        raw=raw,
+    )
+
+
+def read_data() -> dict[str, Any]:
+    """The parsed JSON of every data file shipped with the package."""
+    pkg = resources.files("erebus.games.iceandsnow") / "data"
+    return {name: json.loads((pkg / f"{name}.json").read_text("utf-8")) for name in DATA_FILES}
+
+
+@cache
+def default_content() -> Content:
+    """The shipped data set, loaded and validated once per process."""
+    return parse_content(read_data())

@@ -1,0 +1,292 @@
+"""Any erebus game as a PettingZoo AEC environment.
+
+::
+
+    from erebus.rl import game_env
+
+    env = game_env("iceandsnow", players=3)           # or "northwest"
+    env.reset(seed=42)
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, info = env.last()
+        action = None if terminated or truncated else \
+            env.action_space(agent).sample(obs["action_mask"])
+        env.step(action)
+
+The environment knows nothing of any game's rules.  It asks the game's
+*adapter* (:func:`adapter_for`) for four things: the number of action indices
+``N``, the observation bounds, ``encode(state, seat)`` and the legal-action
+mask/decoding of a state.  Each game documents its own numbering:
+
+* Northwest Passage: the fixed indices of :mod:`erebus.games.northwest.encoding`
+  (132 504 actions, 4 455 observation features) — the same numbers as
+  :class:`erebus.rl.NorthwestEnv`;
+* Through Ice and Snow: :mod:`erebus.games.iceandsnow.encoding` (indices are
+  *positions in the engine's ordered ``legal_actions()`` list*, because that
+  game's actions carry open-ended choices — crew compositions, food amounts,
+  resources collected — whose full product is far too large to number).
+
+Agents are ``"player_0"`` … ``"player_{n-1}"`` (engine seat ``i``);
+``agent_selection`` is always the engine's current player.  Observations are
+``{"observation": float32 Box, "action_mask": int8 Box(N)}``; the mask is all
+zeros for an agent not to act.  Rewards come on the step that ends the game:
+``reward="score"`` a seat's final score minus the mean, ``reward="rank"``
+``1 − 2·place/(n−1)`` (a one-player game: +1 for a win, −1 otherwise).  An
+illegal index raises ``ValueError`` and changes nothing.  ``reset(seed=s)``
+starts ``new_game(players, seed=s, …)`` exactly as NorthwestEnv does.
+"""
+
+from __future__ import annotations
+
+import importlib
+import warnings
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+from gymnasium.utils import seeding
+from pettingzoo import AECEnv  # type: ignore[import-untyped]
+
+from erebus.core.errors import IllegalAction
+from erebus.games import get_game
+
+REWARD_MODES = ("score", "rank")
+
+Mask = npt.NDArray[np.int8]
+Observation = npt.NDArray[np.float32]
+
+
+class Adapter(Protocol):
+    """What a game gives the environment (see the module docstring)."""
+
+    size: int
+
+    def new_game(self, players: int, seed: int) -> Any: ...
+    def bounds(self) -> tuple[Observation, Observation]: ...
+    def encode(self, state: Any, seat: int) -> Observation: ...
+    def mask(self, state: Any) -> Mask: ...
+    def action(self, state: Any, index: int) -> Any: ...
+    def text(self, state: Any) -> str: ...
+
+
+@dataclass
+class NorthwestAdapter:
+    """Northwest Passage through its fixed action numbering."""
+
+    def __post_init__(self) -> None:
+        from erebus.games.northwest import encoding
+        from erebus.games.northwest.content import default_content
+
+        self._content = default_content()
+        self._space = encoding.action_space(self._content)
+        self._encoder = encoding.observation_encoder(self._content)
+        self._bounds = encoding.observation_bounds(self._content)
+        self.size = self._space.size
+
+    def new_game(self, players: int, seed: int) -> Any:
+        from erebus.games.northwest import new_game
+
+        return new_game(players, seed, self._content)
+
+    def bounds(self) -> tuple[Observation, Observation]:
+        return self._bounds
+
+    def encode(self, state: Any, seat: int) -> Observation:
+        return self._encoder.encode(state, seat)
+
+    def mask(self, state: Any) -> Mask:
+        return self._space.mask(state)
+
+    def action(self, state: Any, index: int) -> Any:
+        return self._space.action(index)
+
+    def text(self, state: Any) -> str:
+        from erebus.rl.northwest_env import render_text
+
+        return render_text(state)
+
+
+def adapter_for(game: str, players: int, options: dict[str, Any] | None = None) -> Adapter:
+    """The RL adapter of ``game`` (``ValueError`` for an unknown game or bad options)."""
+    module = get_game(game)
+    if isinstance(players, bool) or players not in module.PLAYERS:
+        choices = ", ".join(str(p) for p in module.PLAYERS)
+        raise ValueError(f"{game}: players must be one of {choices}, not {players!r}")
+    if game == "northwest":
+        if options:
+            raise ValueError("northwest has no options")
+        return NorthwestAdapter()
+    encoding = importlib.import_module(f"erebus.games.{game}.encoding")
+    adapter: Adapter = encoding.adapter(players, options)
+    return adapter
+
+
+class GameEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
+    """PettingZoo AEC environment of any erebus game (see the module docstring)."""
+
+    metadata: dict[str, Any] = {  # noqa: RUF012 - PettingZoo's convention
+        "name": "erebus_game_v0",
+        "render_modes": ["ansi"],
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self,
+        game: str = "northwest",
+        players: int = 2,
+        options: dict[str, Any] | None = None,
+        render_mode: str | None = None,
+        reward: str = "score",
+    ) -> None:
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        if reward not in REWARD_MODES:
+            raise ValueError(f"reward must be one of {', '.join(REWARD_MODES)}, not {reward!r}")
+        self.game = game
+        self.adapter = adapter_for(game, players, options)
+        self.metadata = {**self.metadata, "name": f"erebus_{game}_v0"}
+        self.players = players
+        self.render_mode = render_mode
+        self.reward_mode = reward
+        n = self.adapter.size
+        low, high = self.adapter.bounds()
+        self.possible_agents: list[str] = [f"player_{i}" for i in range(players)]
+        self._seat = {a: i for i, a in enumerate(self.possible_agents)}
+        self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
+        self.observation_spaces = {
+            a: spaces.Dict(
+                {
+                    "observation": spaces.Box(low=low, high=high, dtype=np.float32),
+                    "action_mask": spaces.Box(0, 1, shape=(n,), dtype=np.int8),
+                }
+            )
+            for a in self.possible_agents
+        }
+        self.np_random: np.random.Generator | None = None
+        self.state_: Any = None
+        self.agents: list[str] = []
+        self.rewards: dict[str, float] = {}
+        self._cumulative_rewards: dict[str, float] = {}
+        self.terminations: dict[str, bool] = {}
+        self.truncations: dict[str, bool] = {}
+        self.infos: dict[str, dict[str, Any]] = {}
+        self.agent_selection: str = self.possible_agents[0]
+        self._mask: Mask | None = None
+        self._no_mask = np.zeros(n, dtype=np.int8)
+
+    def observation_space(self, agent: str) -> spaces.Dict:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Discrete:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self.np_random, _ = seeding.np_random(int(seed))
+            game_seed = int(seed)
+        else:
+            if self.np_random is None:
+                self.np_random, _ = seeding.np_random()
+            game_seed = int(self.np_random.integers(0, 2**63 - 1))
+        self.state_ = self.adapter.new_game(self.players, game_seed)
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {a: {} for a in self.agents}
+        self._skip_agent_selection = None
+        self._mask = None
+        self.agent_selection = self._agent_to_act()
+
+    def _state(self) -> Any:
+        if self.state_ is None:
+            raise RuntimeError("call reset() before using the environment")
+        return self.state_
+
+    def _agent_to_act(self) -> str:
+        seat = self._state().current_player
+        return self.possible_agents[seat if seat is not None else 0]
+
+    def step(self, action: Any) -> None:
+        st = self._state()
+        agent = self.agent_selection
+        if self.terminations.get(agent) or self.truncations.get(agent):
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise ValueError(f"{agent} must act: None is only for terminated agents")
+        if isinstance(action, np.ndarray) and action.shape in ((), (1,)):
+            action = action.reshape(()).item()
+        if isinstance(action, bool) or not isinstance(action, int | np.integer):
+            raise ValueError(f"an action is an integer index, not {action!r}")
+        index = int(action)
+        if not 0 <= index < self.adapter.size:
+            raise ValueError(f"action index {index} is outside 0..{self.adapter.size - 1}")
+        act = self.adapter.action(st, index)
+        try:
+            st.apply(act)
+        except IllegalAction as exc:
+            raise IllegalAction(f"action {index} ({act}) is illegal: {exc}") from exc
+        self._mask = None
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        if st.is_over:
+            self._finish(st)
+        else:
+            self.agent_selection = self._agent_to_act()
+        self._accumulate_rewards()
+
+    def _finish(self, st: Any) -> None:
+        scores = st.scores()
+        ranking = st.ranking()
+        n = self.players
+        mean = sum(scores) / n
+        won = getattr(st, "won", None)
+        for a in self.agents:
+            seat = self._seat[a]
+            place = ranking.index(seat)
+            if self.reward_mode == "score":
+                self.rewards[a] = float(scores[seat] - mean)
+            elif n == 1:
+                self.rewards[a] = 1.0 if won else -1.0
+            else:
+                self.rewards[a] = 1.0 - 2.0 * place / (n - 1)
+            self.terminations[a] = True
+            self.infos[a] = {"score": scores[seat], "rank": place + 1}
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        st = self._state()
+        seat = self._seat[agent]
+        obs = self.adapter.encode(st, seat)
+        if st.is_over or st.current_player != seat:
+            mask = self._no_mask.copy()
+        else:
+            if self._mask is None:
+                self._mask = self.adapter.mask(st)
+            mask = self._mask.copy()
+        return {"observation": obs, "action_mask": mask}
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            warnings.warn(
+                "render() called without a render_mode; use render_mode='ansi'", stacklevel=2
+            )
+            return None
+        return self.adapter.text(self._state())
+
+    def close(self) -> None:
+        pass
+
+
+def game_env(
+    game: str = "northwest",
+    players: int = 2,
+    options: dict[str, Any] | None = None,
+    render_mode: str | None = None,
+    reward: str = "score",
+) -> GameEnv:
+    """A new, unwrapped :class:`GameEnv` (call ``reset()`` before use)."""
+    return GameEnv(game, players, options, render_mode, reward)
