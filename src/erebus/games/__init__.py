@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-GAMES = ("northwest",)
+GAMES = ("northwest", "iceandsnow")
 
 
 def get_game(name: str) -> ModuleType:

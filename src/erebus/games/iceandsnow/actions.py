@@ -202,7 +202,7 @@ class Action(NamedTuple):
 
     def __str__(self) -> str:
         j = self.to_json()
-        kind = j.pop("type")
+        kind = str(j.pop("type"))
         if not j:
             return kind
         parts = []

@@ -1,0 +1,592 @@
+"""The Action phase (§4.5–4.6, modes §6, solo changes §7): the legal ``take``
+actions of a seat and their effects.
+
+Crew are counted by kind ``(captain, carpenter, scientist, sailors, inuit)``.
+A space's ``need`` (board.json) lists roles of which at least one must be
+among the crew; ``totals`` the allowed crew counts (empty: any number ≥ 1).
+Upgrades 1, 4 and 5 let one placed crew member play the carpenter, scientist
+or captain once per round (``proxy``; offered only when the crew does not
+already hold a needed officer).  Crew compositions are enumerated once per
+availability and cached, because search calls this thousands of times.
+"""
+
+from __future__ import annotations
+
+import itertools
+from functools import cache
+from typing import TYPE_CHECKING
+
+from erebus.core.events import Event
+from erebus.games.iceandsnow.actions import Action, Crew, Take
+from erebus.games.iceandsnow.content import RESOURCES, Space
+from erebus.games.iceandsnow.events import (
+    CabinBuilt,
+    CardTaken,
+    CompassDrawn,
+    CrewPlaced,
+    ScenarioProgress,
+    ShelterBuilt,
+    SpeciesDiscovered,
+    UpgradeBuilt,
+)
+from erebus.games.iceandsnow.layout import (
+    BRIDGE,
+    CABINS,
+    CARD17,
+    DOGS,
+    EXPLORES,
+    FISHING_BOAT,
+    FOOD,
+    FUEL,
+    GET9,
+    GET17,
+    LABORATORY,
+    PROXY,
+    RES,
+    RESCUED,
+    SHELTERS,
+    SLED,
+    TURNS,
+    USED,
+    WORKSHOP,
+    F,
+)
+
+if TYPE_CHECKING:
+    from erebus.games.iceandsnow.state import State
+
+ROLE_INDEX = {
+    "captain": 0,
+    "carpenter": 1,
+    "scientist": 2,
+    "sailors": 3,
+    "sailor": 3,
+    "inuit": 4,
+    "inuk": 4,
+}
+#: Upgrade tile -> the officer one placed crew member may play once per round (§8.3).
+PROXY_UPGRADES = {WORKSHOP: "carpenter", LABORATORY: "scientist", BRIDGE: "captain"}
+PROXY_BIT = {"captain": 1, "carpenter": 2, "scientist": 4}
+#: Crew of Build Shelter (§6.2): 1 Inuk + 1 crew.
+SHELTER_NEED = ("inuit",)
+SHELTER_TOTALS = (2,)
+#: Visit the Inuit with event card 17 (Inuk Interpreter): 1 Inuk + 1 crew.
+INTERPRETER_TOTALS = (2,)
+EVENT_SPACE = "event"
+SHELTER_SPACE = "build_shelter"
+
+
+@cache
+def compositions(avail: Crew) -> tuple[Crew, ...]:
+    """Every crew (by counts) that fits in ``avail``, the empty crew included."""
+    return tuple(
+        c  # type: ignore[misc]
+        for c in itertools.product(*(range(k + 1) for k in avail))
+    )
+
+
+@cache
+def crew_options(
+    avail: Crew, need: tuple[str, ...], totals: tuple[int, ...], proxies: tuple[str, ...]
+) -> tuple[tuple[Crew, str | None], ...]:
+    """(crew, proxy role) pairs that meet a space's requirement."""
+    out: list[tuple[Crew, str | None]] = []
+    idx = [ROLE_INDEX[r] for r in need]
+    for c in compositions(avail):
+        t = sum(c)
+        if t == 0 or (totals and t not in totals):
+            continue
+        if not need or any(c[i] for i in idx):
+            out.append((c, None))
+            continue
+        for role in need:
+            if role in proxies:
+                out.append((c, role))
+    return tuple(out)
+
+
+@cache
+def vow_options(
+    avail: Crew, officer: str, proxies: tuple[str, ...]
+) -> tuple[tuple[Crew, str | None], ...]:
+    """Vow of Silence: the officer shown alone, or any 2 crew (§4.6.5)."""
+    i = ROLE_INDEX[officer]
+    out: list[tuple[Crew, str | None]] = []
+    for c in compositions(avail):
+        t = sum(c)
+        if t == 1 and c[i]:
+            out.append((c, None))
+        elif t == 1 and officer in proxies:
+            out.append((c, officer))
+        elif t == 2:
+            out.append((c, None))
+    return tuple(out)
+
+
+@cache
+def take_vectors(box: Take, k: int) -> tuple[Take, ...]:
+    """Every choice of ``min(k, contents)`` resources from a warehouse box."""
+    k = min(k, sum(box))
+    return tuple(
+        v  # type: ignore[misc]
+        for v in itertools.product(*(range(b + 1) for b in box))
+        if sum(v) == k
+    )
+
+
+def proxies_of(st: State, seat: int) -> tuple[str, ...]:
+    used = st.pv[F * seat + PROXY]
+    return tuple(
+        role
+        for num, role in sorted(PROXY_UPGRADES.items())
+        if num in st.upgrades[seat] and not used & PROXY_BIT[role]
+    )
+
+
+def column_index(st: State, column: str) -> int:
+    cols = st.tables.columns
+    return cols.index(column) if column in cols else -1
+
+
+def needs_deposit(st: State, sp: Space) -> bool:
+    if not (st.mode("survival") and sp.above_warehouse):
+        return False
+    ci = column_index(st, sp.column)
+    return ci >= 0 and not st.col_paid[ci]
+
+
+def active_shelter(st: State, seat: int) -> bool:
+    here = set(st.tables.sections_of[st.fleet])
+    return any(s == seat and here.intersection(st.tables.sections_of[a]) for a, s in st.shelters_at)
+
+
+def sled_for_explore(st: State, seat: int) -> int:
+    return st.p(seat, SLED) - (1 if st.ev4 else 0)
+
+
+def explore_pp(st: State, seat: int) -> int:
+    """min(sled value, dog value) (§4.6.1); event 4 lowers the sled by 1."""
+    tr = st.content.tracks
+    sled = max(0, min(sled_for_explore(st, seat), len(tr["sled"]["explore_pp"]) - 1))
+    dogs = min(st.p(seat, DOGS), len(tr["dogs"]["explore_pp"]) - 1)
+    return min(int(tr["sled"]["explore_pp"][sled]), int(tr["dogs"]["explore_pp"][dogs]))
+
+
+def available_sled_level(st: State, seat: int) -> int:
+    """Lost Expedition: the highest sled level up to the sled track whose dog group
+    has at least one dog (the Spanish edition's reading, decision 13)."""
+    groups = st.content.tracks["dogs"].get("groups", [])
+    dogs = st.p(seat, DOGS)
+    level = 0
+    for i, g in enumerate(groups, start=1):
+        if i <= sled_for_explore(st, seat) and dogs >= int(g[0]):
+            level = i
+    return level
+
+
+def _res(st: State, seat: int) -> list[int]:
+    b = F * seat
+    return [st.pv[b + RES[r]] for r in RESOURCES]
+
+
+def take_actions(st: State, seat: int) -> list[Action]:
+    """Every legal ``take`` of ``seat`` now, in board order."""
+    avail = st.avail_crew(seat)
+    if sum(avail) == 0:
+        return []
+    proxies = proxies_of(st, seat)
+    n = st.n
+    res = _res(st, seat)
+    out: list[Action] = []
+    scen = st.scen()
+    blocked = set(scen.get("blocked_spaces", ()))
+    replaced = scen.get("replaced_spaces", {})
+    final = st.is_final_round
+    b = F * seat
+    for i, sp in enumerate(st.tables.spaces):
+        if sp.final and not final:
+            continue
+        if sp.id in blocked:
+            continue
+        slots = sp.slots.get(n)
+        if slots is not None and st.occ[i] >= slots:
+            continue
+        sid = sp.id
+        kind = replaced.get(sid, sid)
+        # per-space extra parameters: list of (kwargs, paid resources, kept resources)
+        params: list[tuple[dict[str, object], list[int]]] = []
+        keep = [0, 0, 0, 0]
+        opts = crew_options(avail, sp.need, sp.totals, proxies)
+        if kind == "lead":
+            if seat == st.leader and st.pv[b + TURNS] == 0:
+                continue
+            params = [({}, [0, 0, 0, 0])]
+        elif kind == "explore":
+            if st.p(seat, DOGS) < 1 or sled_for_explore(st, seat) < 1:
+                continue
+            keep[3] = 1
+            params = [({}, [0, 0, 0, 0])]
+        elif kind == "visit_inuit":
+            if st.pv[b + CARD17]:
+                extra = crew_options(avail, ("inuit",), INTERPRETER_TOTALS, ())
+                opts = tuple(dict.fromkeys(opts + extra))
+            params = [({}, [0, 0, 0, 0])]
+        elif kind == "hire_inuk":
+            if st.inuit_pool <= 0:
+                continue
+            params = [({}, [0, 0, 0, 0])]
+        elif kind == "build_cabin":
+            if st.pv[b + CABINS] >= int(st.rules["limits"]["cabins"]) or res[1] < sp.wood:
+                continue
+            params = [({"food": f}, [0, sp.wood, 0, 0]) for f in range(st.pv[b + FOOD] + 1)]
+        elif kind == "improve_sled":
+            if res[1] < sp.wood or st.p(seat, SLED) >= int(st.content.tracks["sled"]["max"]):
+                continue
+            params = [({}, [0, sp.wood, 0, 0])]
+        elif kind == "upgrade_ship":
+            if len(st.upgrades[seat]) >= int(st.rules["limits"]["upgrade_spaces"]):
+                continue
+            for num, u in sorted(st.content.upgrades.items()):
+                if (
+                    st.upg_left[num] > 0
+                    and num not in st.upgrades[seat]
+                    and st.upgrade_in_game(num)
+                    and res[1] >= u.cost
+                ):
+                    params.append(({"tile": num}, [0, u.cost, 0, 0]))
+        elif kind == "recycle_wood":
+            if st.p(seat, FUEL) < sp.fuel:
+                continue
+            params = [({}, [0, 0, 0, 0])]
+        elif kind == "magnetic_research":
+            if not st.compass:
+                continue
+            params = [({}, [0, 0, 0, 0])]
+        elif kind == "discover":
+            boat = FISHING_BOAT in st.upgrades[seat]
+            for cid in st.sp_rev:
+                if st.content.species[cid].fishing_boat and not boat:
+                    continue
+                params.append(({"card": cid}, [0, 0, 0, 0]))
+            if boat:
+                for cid in st.hu_rev:
+                    if cid in st.content.dual:
+                        params.append(({"card": cid}, [0, 0, 0, 0]))
+        elif kind == "hunt":
+            boat = FISHING_BOAT in st.upgrades[seat]
+            for cid in st.hu_rev:
+                h = st.tables.hunting_all[cid]
+                if (h.whale or cid in st.content.dual) and not boat:
+                    continue
+                if res[2] < h.prey:
+                    continue
+                hopts = crew_options(avail, sp.need, (h.prey,), proxies)
+                for crew, proxy in hopts:
+                    _emit(
+                        st,
+                        out,
+                        sp,
+                        crew,
+                        proxy,
+                        {"card": cid},
+                        [0, 0, 0, 0],
+                        [0, 0, h.prey, 0],
+                        res,
+                    )
+            continue
+        elif kind == "experiment":
+            if res[1] < sp.wood:
+                continue
+            params = [({}, [0, sp.wood, 0, 0])]
+        elif kind.startswith("exchange"):
+            for ri, r in enumerate(RESOURCES):
+                if res[ri] > 0:
+                    paid = [0, 0, 0, 0]
+                    paid[ri] = 1
+                    params.append(({"resource": r}, paid))
+        elif kind.startswith("collect"):
+            ci = column_index(st, sp.column)
+            box: Take = tuple(st.boxes[4 * ci : 4 * ci + 4])  # type: ignore[assignment]
+            if sum(box) == 0:
+                continue
+            for crew, proxy in opts:
+                for v in take_vectors(box, sum(crew)):
+                    _emit(st, out, sp, crew, proxy, {"take": v}, [0, 0, 0, 0], keep, res)
+            continue
+        elif kind.startswith("vow"):
+            officer = sp.need[0] if sp.need else "captain"
+            opts = vow_options(avail, officer, proxies)
+            params = [({}, [0, 0, 0, 0])]
+        else:  # ice_fishing, trace_map, document_methods, lab_research
+            params = [({}, [0, 0, 0, 0])]
+        for crew, proxy in opts:
+            for kw, paid in params:
+                _emit(st, out, sp, crew, proxy, kw, paid, keep, res)
+    if (
+        st.mode("shelters")
+        and st.pv[b + SHELTERS] < int(st.rules["limits"]["shelters"])
+        and not active_shelter(st, seat)
+    ):
+        for crew, proxy in crew_options(avail, SHELTER_NEED, SHELTER_TOTALS, ()):
+            out.append(Action("take", space=SHELTER_SPACE, crew=crew, proxy=proxy))
+    if st.event is not None and not st.event_taken:
+        card = st.content.events[st.event]
+        if card.kind == "action" and not (st.event == 22 and st.ev22 is None):
+            for crew, proxy in crew_options(avail, (), tuple(card.crew), ()):
+                out.append(Action("take", space=EVENT_SPACE, crew=crew, proxy=proxy))
+    return out
+
+
+def _emit(
+    st: State,
+    out: list[Action],
+    sp: Space,
+    crew: Crew,
+    proxy: str | None,
+    kw: dict[str, object],
+    paid: list[int],
+    keep: list[int],
+    res: list[int],
+) -> None:
+    """Append the action, once per possible Survival deposit when one is due."""
+    if needs_deposit(st, sp):
+        for ri, r in enumerate(RESOURCES):
+            if res[ri] - paid[ri] - keep[ri] >= 1:
+                out.append(Action("take", space=sp.id, crew=crew, proxy=proxy, deposit=r, **kw))  # type: ignore[arg-type]
+        return
+    out.append(Action("take", space=sp.id, crew=crew, proxy=proxy, **kw))  # type: ignore[arg-type]
+
+
+def why_not(st: State, a: Action) -> str:
+    """A player-facing reason why a ``take`` is refused."""
+    seat = st.current_player
+    if seat is None:
+        return "the game is over"
+    if st.pending != "action":
+        return f"{a} is not possible now: you must {st.expecting()}"
+    sid = a.space
+    spaces = st.tables.space_index
+    if sid not in spaces and sid not in (EVENT_SPACE, SHELTER_SPACE):
+        return f"there is no action space {sid!r}"
+    if sid in spaces:
+        i = spaces[sid]
+        sp = st.tables.spaces[i]
+        slots = sp.slots.get(st.n)
+        if sp.final and not st.is_final_round:
+            return f"{sid} is a final-round action"
+        if slots is not None and st.occ[i] >= slots:
+            return f"every {sid} space is taken this round"
+        if sid == "lead" and seat == st.leader and st.pv[F * seat + TURNS] == 0:
+            return "the leader cannot take Lead on their first turn"
+    if a.crew is not None:
+        avail = st.avail_crew(seat)
+        if any(c > v for c, v in zip(a.crew, avail, strict=True)):
+            return f"you do not have that crew available (available: {avail})"
+    return f"{a} does not meet the requirements of {sid} (crew, resources, cards or deposit)"
+
+
+def apply_take(st: State, seat: int, a: Action, ev: list[Event]) -> None:
+    """Place the crew, pay, and apply the effect of a legal ``take``."""
+    assert a.space is not None and a.crew is not None
+    b = F * seat
+    pv = st.pv
+    for i, k in enumerate(a.crew):
+        pv[b + USED + i] += k
+    if a.proxy is not None:
+        pv[b + PROXY] |= PROXY_BIT[a.proxy]
+    ev.append(CrewPlaced(seat, a.space, a.crew))
+    sid = a.space
+    if sid == SHELTER_SPACE:
+        pv[b + SHELTERS] += 1
+        st.shelters_at.append([st.fleet, seat])
+        ev.append(ShelterBuilt(seat, st.fleet))
+        st._gain(seat, "food", int(st.rules["shelter_food"]), "shelter", ev)
+        return
+    if sid == EVENT_SPACE:
+        _event_action(st, seat, a, ev)
+        return
+    i = st.tables.space_index[sid]
+    sp = st.tables.spaces[i]
+    st.occ[i] += 1
+    if a.deposit is not None:
+        ci = column_index(st, sp.column)
+        st._gain(seat, a.deposit, -1, "survival deposit", ev)
+        st.boxes[4 * ci + RESOURCES.index(a.deposit)] += 1
+        st.col_paid[ci] = 1
+    kind = st.scen().get("replaced_spaces", {}).get(sid, sid)
+    r = st.rules
+    total = sum(a.crew)
+    if kind == "lead":
+        st.lead_taker = seat
+    elif kind == "explore":
+        pp = explore_pp(st, seat)
+        st._score(seat, pp, "explore", ev)
+        st._gain(seat, "morale", int(r["explore_morale"]), "explore", ev)
+        pv[b + EXPLORES] += 1
+        st.mnp_explore = max(st.mnp_explore, pp)
+        if st.scenario == "lost-expedition" and st.region_of(st.fleet) in st.priority:
+            _search(st, seat, available_sled_level(st, seat), ev)
+    elif kind == "visit_inuit":
+        vi = r["visit_inuit"]
+        st._gain(seat, "dogs", int(vi["dogs"]), "visit the Inuit", ev)
+        st._gain(seat, "fuel", int(vi["fuel"]), "visit the Inuit", ev)
+    elif kind == "hire_inuk":
+        st._hire(seat, 1, "hire an Inuk", ev, at_once=False)
+    elif kind == "build_cabin":
+        assert a.food is not None
+        st._gain(seat, "wood", -sp.wood, "build a cabin", ev)
+        pv[b + CABINS] += 1
+        st.cabins_at.append([st.fleet, seat])
+        ev.append(CabinBuilt(seat, st.fleet, a.food))
+        st._score(seat, int(r["cabin_pp"]), "cabin", ev)
+        if a.food:
+            st._gain(seat, "food", -a.food, "cabin", ev)
+            st._score(seat, a.food // int(r["cabin_food_per_pp"]), "cabin food", ev)
+        st.mnp_cabin = max(st.mnp_cabin, a.food)
+        if st.scenario == "lost-expedition" and not st.le_found:
+            obj = st.scen().get("objective", {})
+            if a.food >= int(obj.get("cabin_food", 0)) and st.region_of(st.fleet) != obj.get(
+                "cabin_forbidden_region"
+            ):
+                st.le_cabin = True
+                ev.append(ScenarioProgress("cabin objective met", 1))
+    elif kind == "improve_sled":
+        st._gain(seat, "wood", -sp.wood, "improve the sled", ev)
+        st._gain(seat, "sled", 1, "improve the sled", ev)
+    elif kind == "upgrade_ship":
+        assert a.tile is not None
+        u = st.content.upgrades[a.tile]
+        st._gain(seat, "wood", -u.cost, f"upgrade {a.tile}", ev)
+        st.upgrades[seat].append(a.tile)
+        st.upg_left[a.tile] -= 1
+        slot = len(st.upgrades[seat]) - 1
+        ev.append(UpgradeBuilt(seat, a.tile, slot + 1))
+        bonuses = st.content.tracks.get("upgrade_spaces", [])
+        if slot < len(bonuses):
+            for what, v in sorted(bonuses[slot].items()):
+                st._gain(seat, what, int(v), "upgrade space", ev)
+        pp = st.tables.upgrade_pp.get(a.tile, 0)
+        if pp:
+            st._score(seat, pp, st.content.upgrades[a.tile].name, ev)
+    elif kind == "recycle_wood":
+        st._lower(seat, "fuel", sp.fuel, "recycle", ev, effect=False)
+        st._gain(seat, "wood", total, "recycle", ev)
+    elif kind == "magnetic_research":
+        card = st.compass.pop(0)
+        ev.append(CompassDrawn(card))
+        if card == "pole":
+            st.compass.insert(st._rand(len(st.compass) + 1), card)
+        else:
+            st.compass_disc.append(card)
+    elif kind == "discover":
+        assert a.card is not None
+        if a.card in st.content.dual:
+            st.hu_rev.remove(a.card)
+            ev.append(CardTaken(seat, a.card, "dual species"))
+            st._score(seat, int(r["dual_discover_pp"]), "dual species discovered", ev)
+        else:
+            st.sp_rev.remove(a.card)
+            acquire_species(st, seat, a.card, ev)
+    elif kind == "hunt":
+        assert a.card is not None
+        h = st.tables.hunting_all[a.card]
+        st.hu_rev.remove(a.card)
+        st.hu_disc.append(a.card)
+        ev.append(CardTaken(seat, a.card, "hunting"))
+        st._gain(seat, "food", h.food, "hunt", ev)
+        st._gain(seat, "health", h.health, "hunt", ev)
+    elif kind == "experiment":
+        ex = r["experiment"]
+        st._gain(seat, "wood", -sp.wood, "experiment", ev)
+        st._gain(seat, "fuel", int(ex["fuel"]), "experiment", ev)
+        st._gain(seat, "dynamite", int(ex["dynamite"]), "experiment", ev)
+    elif kind.startswith("exchange"):
+        assert a.resource is not None
+        ci = column_index(st, sp.column)
+        st._gain(seat, a.resource, -1, "exchange", ev)
+        st.boxes[4 * ci + RESOURCES.index(a.resource)] += 1
+        st._gain(seat, st.content.warehouses[sp.column].gives, 1, "exchange", ev)
+    elif kind.startswith("collect"):
+        assert a.take is not None
+        ci = column_index(st, sp.column)
+        for ri, k in enumerate(a.take):
+            if k:
+                st.boxes[4 * ci + ri] -= k
+                st._gain(seat, RESOURCES[ri], k, "collect", ev)
+    elif kind == "ice_fishing":
+        shelter = active_shelter(st, seat)
+        times = 2 if shelter else 1
+        if st.ev26:
+            e26 = r["events"].get("26", {})
+            times = (
+                int(e26.get("with_shelter", 3)) if shelter else int(e26.get("ice_fishing_times", 2))
+            )
+        st._gain(seat, "food", total * times, "ice fishing", ev)
+    elif kind == "trace_map":
+        st._score(seat, len(st.mapped) * int(r["trace_map_pp_per_token"]), "trace the map", ev)
+    elif kind == "document_methods":
+        st._score(
+            seat, len(st.upgrades[seat]) * int(r["document_pp_per_upgrade"]), "document methods", ev
+        )
+    elif kind == "lab_research":
+        st._score(seat, int(r["lab_research_pp"]), "laboratory research", ev)
+    elif kind.startswith("vow"):
+        res = sp.resource or "dynamite"
+        st._score(seat, st.p(seat, RES[res]) * int(r["vow_pp_per_resource"]), "vow of silence", ev)
+
+
+def acquire_species(st: State, seat: int, cid: str, ev: list[Event]) -> None:
+    """A species card joins the seat's collection; the first of a species scores (§3.11)."""
+    card = st.content.species[cid]
+    st.species[seat].append(cid)
+    ev.append(CardTaken(seat, cid, "species"))
+    if card.species not in st.gained[seat]:
+        st.gained[seat].append(card.species)
+    if card.species not in st.discovered:
+        st.discovered.append(card.species)
+        ev.append(SpeciesDiscovered(seat, card.species))
+        st._score(seat, int(st.rules["discover_pp"]), f"first {card.name}", ev)
+
+
+def _event_action(st: State, seat: int, a: Action, ev: list[Event]) -> None:
+    num = st.event
+    assert num is not None
+    st.event_taken = True
+    name = st.content.events[num].name
+    b = F * seat
+    if num == 9:
+        st.pv[b + GET9] = 1
+    elif num == 17:
+        st.pv[b + GET17] = 1
+    elif num == 22:
+        assert st.ev22 is not None
+        cid = st.ev22
+        st.ev22 = None
+        acquire_species(st, seat, cid, ev)
+    else:
+        for what, v in st.rules["events"].get(str(num), {}).items():
+            st._gain(seat, what, int(v), name, ev)
+
+
+def _search(st: State, seat: int, level: int, ev: list[Event]) -> None:
+    """Lost Expedition: raise progress; the excess over the maximum reveals search cards."""
+    scen = st.scen()
+    mx = int(scen.get("progress", {}).get("max", 5))
+    new = st.le_progress + level
+    excess = max(0, new - mx)
+    st.le_progress = min(new, mx)
+    ev.append(ScenarioProgress("search progress", st.le_progress))
+    results = {c["id"]: c["result"] for c in scen.get("search_cards", [])}
+    for _ in range(excess):
+        if not st.search or st.le_found:
+            break
+        card = st.search.pop(0)
+        st.search_rev.append(card)
+        if results.get(card) == "survivors":
+            st.le_found = True
+            st.pv[b_rescued(seat)] += int(scen.get("rescued_sailors", 4))
+            ev.append(ScenarioProgress("the lost expedition is found", 1))
+
+
+def b_rescued(seat: int) -> int:
+    return F * seat + RESCUED

@@ -1,0 +1,330 @@
+"""Numbers for learning agents: the RL adapter of Through Ice and Snow.
+
+**Actions.**  A Through Ice and Snow decision carries open-ended parts — which
+crew go to a space (counts of five pawn kinds), how much food a cabin burns,
+which resources a Collect takes, the Survival deposit — whose full product has
+billions of members, almost all never legal.  So an action index is the
+*position in the engine's ``legal_actions()`` list* of the state to act on
+(that list's order is deterministic: same state, same list).  The space is
+``Discrete(MAX_ACTIONS)``; the mask marks ``0 .. len(legal)-1``.  A policy
+that wants to know what index ``i`` means reads ``legal_actions()[i]`` (its
+``to_json()``) — :func:`describe` does that.
+
+**Observation** (float32, fixed length, every value clipped to [-2, 2]): what
+``state.view(seat)`` shows, seats relative to the observer (slot 0 = the
+observer, then clockwise); blocks in order:
+
+* ``globals`` — round/12; flags final round, final voyage, over, lost,
+  magnetised, pole found, lost expedition found; progress/5; the voyage type
+  (coastal, open); leader and current player (relative one-hots of 4); player
+  count one-hot (1..4); Inuit pool/15, cartography tokens/12; Survival paid
+  flags (3); warehouse boxes (3 × 4 resources, /10);
+* ``event`` — one-hot of the current event card (1..28) plus "none";
+* ``spaces`` — occupied slots per board space (/4);
+* ``map`` — fleet one-hot, dynamite-marked anchors, for every anchor of the
+  data set; mapped regions; each section placed on side A / side B;
+* ``cards`` — revealed hunting cards and revealed species cards (one bit per
+  card id), species discovered so far (one bit per species);
+* ``seats`` — 4 × the 40 numbers of the public player table (PP, tracks,
+  resources, crew placed and in the infirmary, counters; each scaled), plus
+  4 × upgrades owned (bits 1..11), species held (count/10), revealed
+  investor (one-hot);
+* ``own`` — the observer's cartography card, dealt investor and cartography
+  options during setup (one-hots).
+
+Hidden information never enters: everything comes from ``view(seat)``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from erebus.games.iceandsnow.content import Content, default_content
+from erebus.games.iceandsnow.layout import F
+
+MAX_ACTIONS = 4096
+MAX_SEATS = 4
+CLIP = 2.0
+
+Mask = npt.NDArray[np.int8]
+Observation = npt.NDArray[np.float32]
+
+#: Divisors of the public player table's fields (layout order), so most values land in [0, 1].
+_PV_SCALE = {0: 100.0, 1: 60.0, 7: 4.0, 39: 10.0}
+
+
+@dataclass
+class Encoder:
+    """Index tables of one content; build with :func:`encoder`."""
+
+    content: Content
+    anchors: list[str] = field(default_factory=list)
+    regions: list[str] = field(default_factory=list)
+    sections: list[str] = field(default_factory=list)
+    hunting: list[str] = field(default_factory=list)
+    species_cards: list[str] = field(default_factory=list)
+    species: list[str] = field(default_factory=list)
+    spaces: int = 0
+    events: int = 0
+    investors: list[str] = field(default_factory=list)
+    cartography: list[str] = field(default_factory=list)
+    upgrades: list[int] = field(default_factory=list)
+    layout: dict[str, tuple[int, int]] = field(default_factory=dict)
+    size: int = 0
+
+    def __post_init__(self) -> None:
+        c = self.content
+        seen: dict[str, None] = {}
+        for sec in c.sections:
+            for side in sec.sides.values():
+                for a in side.anchors:
+                    seen.setdefault(a.id, None)
+        self.anchors = list(seen)
+        self.regions = list(c.regions)
+        self.sections = [s.id for s in c.sections]
+        self.hunting = list(c.hunting) + list(c.whales) + list(c.dual)
+        self.species_cards = list(c.species) + [d for d in c.dual if d not in c.species]
+        self.species = sorted({s.species for s in c.species.values()})
+        self.spaces = len(c.spaces)
+        self.events = max(c.events) + 1
+        self.investors = list(c.investors)
+        self.cartography = list(c.cartography)
+        self.upgrades = sorted(c.upgrades)
+        self._a = {a: i for i, a in enumerate(self.anchors)}
+        self._r = {r: i for i, r in enumerate(self.regions)}
+        self._h = {h: i for i, h in enumerate(self.hunting)}
+        self._sc = {s: i for i, s in enumerate(self.species_cards)}
+        self._sp = {s: i for i, s in enumerate(self.species)}
+        self._inv = {s: i for i, s in enumerate(self.investors)}
+        self._k = {s: i for i, s in enumerate(self.cartography)}
+        blocks = {
+            "globals": 8 + 1 + 2 + 4 + 4 + 4 + 2 + 3 + 12,
+            "event": self.events,
+            "spaces": self.spaces,
+            "map": 2 * len(self.anchors) + len(self.regions) + 2 * len(self.sections),
+            "cards": len(self.hunting) + len(self.species_cards) + len(self.species),
+            "seats": MAX_SEATS * (F + len(self.upgrades) + 1 + len(self.investors)),
+            "own": len(self.cartography) + len(self.investors) + len(self.cartography),
+        }
+        off = 0
+        for name, n in blocks.items():
+            self.layout[name] = (off, n)
+            off += n
+        self.size = off
+
+    # ------------------------------------------------------------------ encode
+
+    def encode(self, state: Any, seat: int) -> Observation:
+        v = state.view(seat)
+        out = np.zeros(self.size, dtype=np.float32)
+        n = int(v["n"])
+        rel = [(seat + k) % n for k in range(n)]  # slot -> seat
+
+        def slot(s: int) -> int:
+            return (s - seat) % n
+
+        o, _ = self.layout["globals"]
+        g = [
+            v["round"] / 12,
+            float(v["final_round"]),
+            float(v["final_voyage"]),
+            float(v["over"]),
+            float(v["lost"]),
+            float(v["magnetised"]),
+            float(v["pole_found"]),
+            float(v["le_found"]),
+            v["le_progress"] / 5,
+            float(v["voyage"] == "coastal"),
+            float(v["voyage"] == "open"),
+        ]
+        out[o : o + len(g)] = g
+        o += len(g)
+        out[o + slot(int(v["leader"]))] = 1
+        o += 4
+        if v["current"] is not None:
+            out[o + slot(int(v["current"]))] = 1
+        o += 4
+        out[o + n - 1] = 1
+        o += 4
+        out[o] = v["inuit_pool"] / 15
+        out[o + 1] = v["carto_tokens"] / 12
+        o += 2
+        out[o : o + 3] = [float(x) for x in v["col_paid"][:3]]
+        o += 3
+        boxes = [x / 10 for x in v["boxes"][:12]]
+        out[o : o + len(boxes)] = boxes
+
+        o, _ = self.layout["event"]
+        if v["event"] is not None:
+            out[o + int(v["event"])] = 1
+        else:
+            out[o] = 1
+
+        o, k = self.layout["spaces"]
+        occ = v["occ"][:k]
+        out[o : o + len(occ)] = [x / 4 for x in occ]
+
+        o, _ = self.layout["map"]
+        na = len(self.anchors)
+        if v["fleet"] in self._a:
+            out[o + self._a[v["fleet"]]] = 1
+        for a in v["dyn_anchors"]:
+            if a in self._a:
+                out[o + na + self._a[a]] = 1
+        o += 2 * na
+        for r in v["mapped"]:
+            if r in self._r:
+                out[o + self._r[r]] = 1
+        o += len(self.regions)
+        for idx, side in v["placed"]:
+            out[o + 2 * int(idx) + (0 if side == "A" else 1)] = 1
+
+        o, _ = self.layout["cards"]
+        for h in v["hu_rev"]:
+            if h in self._h:
+                out[o + self._h[h]] = 1
+        o += len(self.hunting)
+        for s in v["sp_rev"]:
+            if s in self._sc:
+                out[o + self._sc[s]] = 1
+        o += len(self.species_cards)
+        for s in v["discovered"]:
+            if s in self._sp:
+                out[o + self._sp[s]] = 1
+
+        o, _ = self.layout["seats"]
+        per = F + len(self.upgrades) + 1 + len(self.investors)
+        pv = v["pv"]
+        for k, s in enumerate(rel):
+            b = o + k * per
+            row = pv[s * F : (s + 1) * F]
+            out[b : b + F] = [x / _PV_SCALE.get(i, 10.0) for i, x in enumerate(row)]
+            b += F
+            for u in v["upgrades"][s]:
+                if u in self.upgrades:
+                    out[b + self.upgrades.index(u)] = 1
+            b += len(self.upgrades)
+            out[b] = len(v["species"][s]) / 10
+            b += 1
+            inv = v["investor"][s] if v["revealed"] else (v["investor"][s] if s == seat else None)
+            if inv in self._inv:
+                out[b + self._inv[inv]] = 1
+
+        o, _ = self.layout["own"]
+        mine = v["carto"][seat] if seat < len(v["carto"]) else None
+        if mine in self._k:
+            out[o + self._k[mine]] = 1
+        o += len(self.cartography)
+        for i in v["inv_opts"][seat] if seat < len(v["inv_opts"]) else []:
+            if i in self._inv:
+                out[o + self._inv[i]] = 1
+        o += len(self.investors)
+        for i in v["carto_opts"][seat] if seat < len(v["carto_opts"]) else []:
+            if i in self._k:
+                out[o + self._k[i]] = 1
+        np.clip(out, -CLIP, CLIP, out=out)
+        return out
+
+
+_ENCODERS: dict[int, Encoder] = {}
+
+
+def encoder(content: Content | None = None) -> Encoder:
+    """The (cached) encoder of a content."""
+    content = content or default_content()
+    enc = _ENCODERS.get(id(content))
+    if enc is None or enc.content is not content:
+        enc = _ENCODERS[id(content)] = Encoder(content)
+    return enc
+
+
+def observe(state: Any, seat: int) -> Observation:
+    """The observation of ``seat`` (see the module docstring)."""
+    return encoder(state.content).encode(state, seat)
+
+
+def legal_mask(state: Any) -> Mask:
+    """1 for the indices ``0 .. len(legal_actions()) - 1``."""
+    n = len(state.legal_actions())
+    if n > MAX_ACTIONS:
+        raise ValueError(f"{n} legal actions exceed the RL action space of {MAX_ACTIONS}")
+    mask = np.zeros(MAX_ACTIONS, dtype=np.int8)
+    mask[:n] = 1
+    return mask
+
+
+def index_to_action(state: Any, index: int) -> Any:
+    """The action index ``index`` stands for in ``state`` (``ValueError`` if none)."""
+    legal = state.legal_actions()
+    if not 0 <= index < len(legal):
+        raise ValueError(f"action index {index} is not legal here (0..{len(legal) - 1})")
+    return legal[index]
+
+
+def action_to_index(state: Any, action: Any) -> int:
+    """The index of a legal ``action`` in ``state`` (``ValueError`` if it is not legal)."""
+    try:
+        return list(state.legal_actions()).index(action)
+    except ValueError:
+        raise ValueError(f"{action} is not a legal action here") from None
+
+
+def describe(state: Any, index: int) -> dict[str, Any]:
+    """The wire format of action ``index`` in ``state``."""
+    return dict(index_to_action(state, index).to_json())
+
+
+@dataclass
+class Adapter:
+    """What :class:`erebus.rl.GameEnv` needs (see :mod:`erebus.rl.game_env`)."""
+
+    players: int
+    options: dict[str, Any] | None = None
+    size: int = MAX_ACTIONS
+
+    def __post_init__(self) -> None:
+        from erebus.games.iceandsnow.options import normalize
+
+        normalize(self.options, self.players)  # ValueError now, not at reset()
+        self._enc = encoder()
+
+    def new_game(self, players: int, seed: int) -> Any:
+        from erebus.games.iceandsnow.state import new_game
+
+        return new_game(players, seed, self.options)
+
+    def bounds(self) -> tuple[Observation, Observation]:
+        low = np.full(self._enc.size, -CLIP, dtype=np.float32)
+        high = np.full(self._enc.size, CLIP, dtype=np.float32)
+        return low, high
+
+    def encode(self, state: Any, seat: int) -> Observation:
+        return self._enc.encode(state, seat)
+
+    def mask(self, state: Any) -> Mask:
+        return legal_mask(state)
+
+    def action(self, state: Any, index: int) -> Any:
+        return index_to_action(state, index)
+
+    def text(self, state: Any) -> str:
+        """The terminal picture without colours (``render.plain_text`` when present)."""
+        import importlib
+
+        render = importlib.import_module("erebus.games.iceandsnow.render")
+        plain = getattr(render, "plain_text", None)
+        if plain is not None:
+            return str(plain(state, state.current_player))
+        p = [state.player(s) for s in range(state.players)]
+        return f"Through Ice and Snow, round {state.round}: " + "; ".join(
+            f"seat {s}: {x['pp']} PP" for s, x in enumerate(p)
+        )
+
+
+def adapter(players: int, options: dict[str, Any] | None = None) -> Adapter:
+    """The RL adapter for ``players`` seats and game ``options``."""
+    return Adapter(players, options)

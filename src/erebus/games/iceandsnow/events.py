@@ -1,0 +1,314 @@
+"""Events of Through Ice and Snow: what ``State.apply`` reports.
+
+Every change of prestige is a :class:`ScoreChanged`, the starting 10 PP
+included (reason ``"start"``, emitted by ``new_game``'s setup and kept in
+``State.setup_events``), so the sum of a seat's deltas always equals
+``scores()[seat]``.  The other events describe the expedition for logs,
+renderers and the web client; ``text()`` turns each into a sentence.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from erebus.core.events import Event
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreChanged(Event):
+    seat: int
+    delta: int
+    reason: str
+    template: ClassVar[str] = "{player} scores {delta:+d} PP ({reason})."
+
+
+@dataclass(frozen=True, slots=True)
+class InvestorChosen(Event):
+    seat: int
+    template: ClassVar[str] = "{player} chooses an investor."
+
+
+@dataclass(frozen=True, slots=True)
+class CartographyChosen(Event):
+    seat: int
+    template: ClassVar[str] = "{player} chooses a cartography card."
+
+
+@dataclass(frozen=True, slots=True)
+class InvestorRevealed(Event):
+    seat: int
+    card: str
+    template: ClassVar[str] = "{player} reveals investor {card}."
+
+
+@dataclass(frozen=True, slots=True)
+class CartographyRevealed(Event):
+    seat: int
+    card: str
+    regions: tuple[str, ...]
+    template: ClassVar[str] = "{player} reveals cartography card {card}: {regions}."
+
+
+@dataclass(frozen=True, slots=True)
+class RoundStarted(Event):
+    round: int
+    leader: int
+    seat: int | None = None
+    template: ClassVar[str] = "Round {round} begins."
+
+
+@dataclass(frozen=True, slots=True)
+class RoundEnded(Event):
+    round: int
+    seat: int | None = None
+    template: ClassVar[str] = "Round {round} ends."
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderChanged(Event):
+    seat: int
+    reason: str
+    template: ClassVar[str] = "{player} takes the helm ({reason})."
+
+
+@dataclass(frozen=True, slots=True)
+class SectionPlaced(Event):
+    section: str
+    side: str
+    seat: int | None = None
+    template: ClassVar[str] = "Map section {section} is placed on side {side}."
+
+
+@dataclass(frozen=True, slots=True)
+class DestinationChosen(Event):
+    seat: int
+    to: str
+    template: ClassVar[str] = "{player} sets course for {to}."
+
+
+@dataclass(frozen=True, slots=True)
+class DynamitePlaced(Event):
+    seat: int
+    anchor: str
+    count: int
+    template: ClassVar[str] = "{player} pays {count} dynamite to break the ice towards {anchor}."
+
+
+@dataclass(frozen=True, slots=True)
+class TrackChanged(Event):
+    seat: int
+    track: str
+    old: int
+    new: int
+    reason: str
+    template: ClassVar[str] = "{player}'s {track} goes from {old} to {new} ({reason})."
+
+
+@dataclass(frozen=True, slots=True)
+class ResourceChanged(Event):
+    seat: int
+    resource: str
+    delta: int
+    reason: str
+    template: ClassVar[str] = "{player}: {resource} {delta:+d} ({reason})."
+
+
+@dataclass(frozen=True, slots=True)
+class AttritionPenalty(Event):
+    seat: int
+    penalty: str
+    template: ClassVar[str] = "{player} suffers {penalty}."
+
+
+@dataclass(frozen=True, slots=True)
+class CrewToInfirmary(Event):
+    seat: int
+    crew: tuple[int, int, int, int, int]
+    template: ClassVar[str] = "{player} puts crew {crew} in the infirmary."
+
+
+@dataclass(frozen=True, slots=True)
+class CrewLost(Event):
+    seat: int
+    kind: str
+    reason: str
+    template: ClassVar[str] = "{player} loses a {kind} ({reason})."
+
+
+@dataclass(frozen=True, slots=True)
+class VoyageChosen(Event):
+    seat: int
+    voyage: str
+    template: ClassVar[str] = "{player} chooses a {voyage} voyage."
+
+
+@dataclass(frozen=True, slots=True)
+class FleetMoved(Event):
+    to: str
+    seat: int | None = None
+    template: ClassVar[str] = "The fleet moves to {to}."
+
+
+@dataclass(frozen=True, slots=True)
+class Towing(Event):
+    towed: tuple[int, ...]
+    towing: tuple[int, ...]
+    missing: int
+    seat: int | None = None
+    template: ClassVar[str] = "Towing: {missing} missing fuel."
+
+
+@dataclass(frozen=True, slots=True)
+class RegionMapped(Event):
+    seat: int
+    region: str
+    template: ClassVar[str] = "{player} maps {region}."
+
+
+@dataclass(frozen=True, slots=True)
+class EventRevealed(Event):
+    number: int
+    name: str
+    kind: str
+    seat: int | None = None
+    template: ClassVar[str] = "Event {number} ({name}) is revealed."
+
+
+@dataclass(frozen=True, slots=True)
+class CardsRevealed(Event):
+    deck: str
+    cards: tuple[str, ...]
+    seat: int | None = None
+    template: ClassVar[str] = "Revealed {deck} cards: {cards}."
+
+
+@dataclass(frozen=True, slots=True)
+class CrewPlaced(Event):
+    seat: int
+    space: str
+    crew: tuple[int, int, int, int, int]
+    template: ClassVar[str] = "{player} takes {space} with crew {crew}."
+
+
+@dataclass(frozen=True, slots=True)
+class CardTaken(Event):
+    seat: int
+    card: str
+    deck: str
+    template: ClassVar[str] = "{player} takes {deck} card {card}."
+
+
+@dataclass(frozen=True, slots=True)
+class SpeciesDiscovered(Event):
+    seat: int
+    species: str
+    template: ClassVar[str] = "{player} is the first to discover {species}."
+
+
+@dataclass(frozen=True, slots=True)
+class UpgradeBuilt(Event):
+    seat: int
+    tile: int
+    space: int
+    template: ClassVar[str] = "{player} builds upgrade {tile} on space {space}."
+
+
+@dataclass(frozen=True, slots=True)
+class CabinBuilt(Event):
+    seat: int
+    anchor: str
+    food: int
+    template: ClassVar[str] = "{player} builds a cabin at {anchor}, lowering food by {food}."
+
+
+@dataclass(frozen=True, slots=True)
+class ShelterBuilt(Event):
+    seat: int
+    anchor: str
+    template: ClassVar[str] = "{player} builds an Inuit shelter at {anchor}."
+
+
+@dataclass(frozen=True, slots=True)
+class FoodShortage(Event):
+    seat: int
+    missing: int
+    template: ClassVar[str] = "{player} is {missing} food short."
+
+
+@dataclass(frozen=True, slots=True)
+class SpeciesEaten(Event):
+    seat: int
+    card: str
+    template: ClassVar[str] = "{player} eats species card {card}."
+
+
+@dataclass(frozen=True, slots=True)
+class Passed(Event):
+    seat: int
+    template: ClassVar[str] = "{player} passes."
+
+
+@dataclass(frozen=True, slots=True)
+class CompassDrawn(Event):
+    card: str
+    seat: int | None = None
+    template: ClassVar[str] = "Compass card: {card}."
+
+
+@dataclass(frozen=True, slots=True)
+class ScenarioProgress(Event):
+    what: str
+    value: int
+    seat: int | None = None
+    template: ClassVar[str] = "{what}: {value}."
+
+
+@dataclass(frozen=True, slots=True)
+class GameOver(Event):
+    outcome: str
+    reason: str
+    scores: tuple[int, ...]
+    seat: int | None = None
+    template: ClassVar[str] = "The game is over ({outcome}): {reason}."
+
+
+EVENT_TYPES: dict[str, type[Event]] = {
+    cls.__name__: cls
+    for cls in (
+        ScoreChanged,
+        InvestorChosen,
+        CartographyChosen,
+        InvestorRevealed,
+        CartographyRevealed,
+        RoundStarted,
+        RoundEnded,
+        LeaderChanged,
+        SectionPlaced,
+        DestinationChosen,
+        DynamitePlaced,
+        TrackChanged,
+        ResourceChanged,
+        AttritionPenalty,
+        CrewToInfirmary,
+        CrewLost,
+        VoyageChosen,
+        FleetMoved,
+        Towing,
+        RegionMapped,
+        EventRevealed,
+        CardsRevealed,
+        CrewPlaced,
+        CardTaken,
+        SpeciesDiscovered,
+        UpgradeBuilt,
+        CabinBuilt,
+        ShelterBuilt,
+        FoodShortage,
+        SpeciesEaten,
+        Passed,
+        CompassDrawn,
+        ScenarioProgress,
+        GameOver,
+    )
+}

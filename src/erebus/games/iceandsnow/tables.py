@@ -1,0 +1,98 @@
+"""Per-content lookup tables, computed once per :class:`Content` and cached.
+
+The engine asks the same map and board questions thousands of times per
+second during search (which routes leave this anchor with these sections
+placed? which section does this anchor belong to?), so the answers are
+precomputed here from the data files instead of being searched for.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from erebus.games.iceandsnow.content import Anchor, Content, Space
+
+#: Immediate PP of upgrade tiles 10 and 11 (§8.3); used when cards.json gives no "pp".
+UPGRADE_IMMEDIATE_PP = {10: 6, 11: 3}
+#: Health gain per point of health on a hunting card is direct; food track cap when data omit it.
+DEFAULT_FOOD_MAX = 99
+
+
+@dataclass
+class Tables:
+    content: Content
+    anchors: dict[str, Anchor]
+    sections_of: dict[str, tuple[int, ...]]  # anchor -> section indices containing it
+    section_ids: tuple[str, ...]
+    side_routes: dict[tuple[int, str], tuple[tuple[str, str, int], ...]]
+    spaces: tuple[Space, ...]
+    space_index: dict[str, int]
+    columns: tuple[str, ...]
+    hunting_all: dict[str, Any]
+    upgrade_pp: dict[int, int]
+    food_max: int
+    route_cache: dict[tuple[tuple[Any, ...], str, bool], tuple[tuple[str, int], ...]] = field(
+        default_factory=dict
+    )
+
+    def routes_from(
+        self, placed: tuple[tuple[int, str], ...], anchor: str, both_ways: bool = False
+    ) -> tuple[tuple[str, int], ...]:
+        """(destination, extra dynamite) of every route leaving ``anchor`` on the
+        placed sections; ``both_ways`` also follows arrows backwards (the
+        magnetised compass)."""
+        key = (placed, anchor, both_ways)
+        hit = self.route_cache.get(key)
+        if hit is not None:
+            return hit
+        seen: dict[str, int] = {}
+        for sec in placed:
+            for src, dst, dyn in self.side_routes.get(sec, ()):
+                if src == anchor and dst not in seen:
+                    seen[dst] = dyn
+                elif both_ways and dst == anchor and src not in seen:
+                    seen[src] = dyn
+        out = tuple(sorted(seen.items()))
+        self.route_cache[key] = out
+        return out
+
+
+_CACHE: dict[int, Tables] = {}
+
+
+def tables_for(content: Content) -> Tables:
+    t = _CACHE.get(id(content))
+    if t is not None and t.content is content:
+        return t
+    anchors: dict[str, Anchor] = {}
+    secs: dict[str, set[int]] = {}
+    side_routes: dict[tuple[int, str], tuple[tuple[str, str, int], ...]] = {}
+    for sec in content.sections:
+        for name, side in sec.sides.items():
+            for a in side.anchors:
+                anchors.setdefault(a.id, a)
+                secs.setdefault(a.id, set()).add(sec.index)
+            side_routes[(sec.index, name)] = tuple((r.src, r.dst, r.dynamite) for r in side.routes)
+    spaces = tuple(content.spaces.values())
+    raw_up = {int(u["number"]): u for u in content.raw.get("cards", {}).get("upgrades", [])}
+    upgrade_pp = {
+        n: int(raw_up.get(n, {}).get("pp", UPGRADE_IMMEDIATE_PP.get(n, 0)))
+        for n in content.upgrades
+    }
+    hunting_all: dict[str, Any] = {**content.hunting, **content.whales, **content.dual}
+    t = Tables(
+        content=content,
+        anchors=anchors,
+        sections_of={k: tuple(sorted(v)) for k, v in secs.items()},
+        section_ids=tuple(s.id for s in content.sections),
+        side_routes=side_routes,
+        spaces=spaces,
+        space_index={s.id: i for i, s in enumerate(spaces)},
+        columns=tuple(w for w in content.warehouses),
+        hunting_all=hunting_all,
+        upgrade_pp=upgrade_pp,
+        food_max=int(content.tracks.get("food", {}).get("max", DEFAULT_FOOD_MAX)),
+    )
+    _CACHE[id(content)] = t
+    return t
