@@ -152,13 +152,27 @@ class MctsBot:
         n = len(world.scores())
         if self.own_turn_only:
             me = self._me
-            value = float(world.scores()[me]) if world.is_over else module.heuristic(world, me)
+            value = _terminal(module, world, me) if world.is_over else module.heuristic(world, me)
             out = [0.0] * n
-            out[me] = math.tanh((value - self._base) / REWARD_SCALE)
+            out[me] = math.tanh((value - self._base) / _scale(module))
             return out
         if world.is_over:
-            values = [float(s) for s in world.scores()]
+            values = [_terminal(module, world, s) for s in range(n)]
         else:
             values = [module.heuristic(world, s) for s in range(n)]
         mean = sum(values) / len(values)
-        return [math.tanh((v - mean) / REWARD_SCALE) for v in values]
+        scale = _scale(module)
+        return [math.tanh((v - mean) / scale) for v in values]
+
+
+def _terminal(module: Any, world: Any, seat: int) -> float:
+    """A finished game's value for ``seat``: the game's ``terminal_value`` when it has
+    one (a game where everyone can lose together), otherwise the score."""
+    fn = getattr(module, "terminal_value", None)
+    return float(fn(world, seat)) if fn is not None else float(world.scores()[seat])
+
+
+def _scale(module: Any) -> float:
+    """The heuristic difference that counts as a clear gain: the game's
+    ``REWARD_SCALE`` when it sets one (its points come in bigger steps)."""
+    return float(getattr(module, "REWARD_SCALE", REWARD_SCALE))

@@ -11,7 +11,7 @@ The public API is ``shared/design/engine-api.md``::
 from erebus.core.events import Event
 from erebus.games.iceandsnow.actions import Action
 from erebus.games.iceandsnow.content import Content, default_content
-from erebus.games.iceandsnow.heuristics import heuristic
+from erebus.games.iceandsnow.heuristics import REWARD_SCALE, heuristic, terminal_value
 from erebus.games.iceandsnow.state import State, new_game, replay
 
 determinize = State.from_view
@@ -23,6 +23,7 @@ PLAYERS = (1, 2, 3, 4)
 __all__ = [
     "NAME",
     "PLAYERS",
+    "REWARD_SCALE",
     "TITLE",
     "Action",
     "Content",
@@ -33,4 +34,5 @@ __all__ = [
     "heuristic",
     "new_game",
     "replay",
+    "terminal_value",
 ]

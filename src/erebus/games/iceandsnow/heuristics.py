@@ -1,32 +1,115 @@
-"""A position estimate for Through Ice and Snow bots, in points.
+"""A position estimate for Through Ice and Snow bots, in prestige points.
 
 ``heuristic(state, seat)`` = PP now + final scoring as if the game ended now
-(majorities, species on board, health/morale, investor, cartography) − the
-danger of running out of food, fuel, health or morale.  It reads only public
-data plus the seat's own cards.  The weights are ours and deliberately simple.
+(majorities, species on board, health/morale, investor, cartography) + a small
+value for what can still become points (resources, sled, dogs, food) − the
+seat's own dangers (towing, hunger, penalty zones) − the **expedition's**
+danger of everyone losing.
+
+Why the shared term matters: in this game the whole table loses when the
+expedition runs out of icebreaking dynamite or of fuel (§5.4).  A bot that
+only counts its own points lets the expedition starve — random and naive
+greedy play lose nearly every game that way.  So every seat's value carries
+``LOST_PENALTY × risk``, where ``risk`` grows with the dynamite and fuel the
+table still lacks for the shortest way home (arrivals to a blue anchor on the
+map's route graph, both sides of every section considered, plus the final
+voyage).  It reads only public data and the seat's own cards.  The weights are
+ours, set by a few hundred self-play games (see docs/balance.md).
 """
 
 from __future__ import annotations
 
+from collections import deque
+
 from erebus.games.iceandsnow import scoring
-from erebus.games.iceandsnow.layout import FOOD, FUEL, HEALTH, MORALE, PP, F
+from erebus.games.iceandsnow.content import Content
+from erebus.games.iceandsnow.layout import (
+    DOGS,
+    DYN,
+    FOOD,
+    FUEL,
+    HEALTH,
+    MORALE,
+    PP,
+    RIFLES,
+    SLED,
+    WOOD,
+    F,
+)
 from erebus.games.iceandsnow.state import State
 
-FOOD_DANGER = 0.6  # points per food missing to feed the crew one more round
-FUEL_DANGER = 1.5  # points per fuel below a coastal voyage's cost
-HEALTH_DANGER = 2.0  # points per health level in or next to a penalty zone
-MORALE_DANGER = 1.5
-LOST_PENALTY = 50.0  # everyone lost: no points are worth much
+#: MCTS turns heuristic differences into rewards with tanh(Δ / REWARD_SCALE);
+#: one action here is worth several points (a cabin 5–10, an Explore 5–15).
+REWARD_SCALE = 6.0
+
+LOST_PENALTY = 60.0  # everyone lost: no points are worth much
+DYNAMITE_RISK = 0.3  # risk per dynamite the table lacks
+FUEL_RISK = 0.2  # risk per fuel the table lacks
+TOWING_DANGER = 3.0  # points per voyage the seat cannot pay in fuel itself
+FOOD_DANGER = 1.2  # points per food missing for the feedings within the horizon
+HORIZON = 3  # rounds of attrition and feeding looked ahead
+DEATH_COST = 7.0  # −5 PP and a sailor
+ZONE_COST = {"scurvy": 1.5, "mutiny": 2.0}  # per round spent in the zone
+VALUE = {DYN: 1.2, WOOD: 0.8, RIFLES: 0.3, DOGS: 0.8}  # points per resource held
+SLED_VALUE = 1.5
+FOOD_VALUE = 0.08
 SOLO_WIN = 100.0
 SOLO_OBJECTIVE = 20.0
+
+_DIST: dict[int, tuple[Content, dict[str, int]]] = {}
+
+
+def arrivals_to_blue(content: Content) -> dict[str, int]:
+    """Fewest arrivals from each anchor to a blue anchor over every section side
+    (0 on a blue anchor); cached per content."""
+    hit = _DIST.get(id(content))
+    if hit is not None and hit[0] is content:
+        return hit[1]
+    back: dict[str, set[str]] = {}
+    blue: set[str] = set()
+    for sec in content.sections:
+        for side in sec.sides.values():
+            for a in side.anchors:
+                if a.blue:
+                    blue.add(a.id)
+            for r in side.routes:
+                back.setdefault(r.dst, set()).add(r.src)
+    dist = dict.fromkeys(blue, 0)
+    todo = deque(blue)
+    while todo:
+        a = todo.popleft()
+        for b in back.get(a, ()):
+            if b not in dist:
+                dist[b] = dist[a] + 1
+                todo.append(b)
+    _DIST[id(content)] = (content, dist)
+    return dist
+
+
+def voyages_left(state: State) -> int:
+    """Voyage phases still to come on the shortest way home (final voyage included)."""
+    if state.final_voyage:
+        return 0
+    if state.final_round:
+        return 1
+    return arrivals_to_blue(state.content).get(state.fleet, 0) + 1
+
+
+def expedition_risk(state: State) -> float:
+    """0..1: how close the table is to losing together for lack of dynamite or fuel."""
+    n = state.n
+    pv = state.pv
+    left = voyages_left(state)
+    dynamite = sum(pv[F * s + DYN] for s in range(n))
+    fuel = sum(pv[F * s + FUEL] for s in range(n))
+    lack_dyn = max(0, left + 1 - dynamite)  # +1: a leader must still hold one after the last
+    lack_fuel = max(0, n * left - fuel)
+    return min(1.0, DYNAMITE_RISK * lack_dyn + FUEL_RISK * lack_fuel)
 
 
 def heuristic(state: State, seat: int) -> float:
     if state.is_over:
-        if state.scenario is not None:
-            return SOLO_WIN if state.won else float(state.scores()[seat]) - LOST_PENALTY
-        base = float(state.scores()[seat])
-        return base - LOST_PENALTY if state.lost else base
+        return terminal_value(state, seat)
     b = F * seat
     pv = state.pv
     value = float(pv[b + PP])
@@ -36,11 +119,39 @@ def heuristic(state: State, seat: int) -> float:
         for s, delta, _ in scoring.final_scores(state):
             if s == seat:
                 value += delta
-    need = state.fed_count(seat)
+    for field, worth in VALUE.items():
+        value += worth * pv[b + field]
+    value += SLED_VALUE * pv[b + SLED]
+    left = voyages_left(state)
+    horizon = min(left, HORIZON)
+    need = state.fed_count(seat) * horizon
+    value += FOOD_VALUE * max(0, pv[b + FOOD] - need)
     value -= FOOD_DANGER * max(0, need - pv[b + FOOD])
-    value -= FUEL_DANGER * max(0, 2 - pv[b + FUEL])
-    hz = [k for k, e in state.content.health.effects.items() if e]
-    mz = [k for k, e in state.content.morale.effects.items() if e]
-    value -= HEALTH_DANGER * max(0, max(hz, default=0) + 2 - pv[b + HEALTH])
-    value -= MORALE_DANGER * max(0, max(mz, default=0) + 2 - pv[b + MORALE])
+    value -= TOWING_DANGER * max(0, left - pv[b + FUEL])
+    value -= attrition_cost(state.content.health.effects, pv[b + HEALTH], horizon)
+    value -= attrition_cost(state.content.morale.effects, pv[b + MORALE], horizon)
+    value -= LOST_PENALTY * expedition_risk(state)
     return value
+
+
+def attrition_cost(effects: dict[int, str], level: int, rounds: int) -> float:
+    """Expected cost of ``rounds`` more attritions (−1 each) from ``level`` with
+    nothing gained back: a death each round the track would reach 0, the zone's
+    cost each round spent in it."""
+    cost = 0.0
+    for k in range(1, rounds + 1):
+        at = level - k
+        if at <= 0:
+            cost += DEATH_COST
+        else:
+            cost += ZONE_COST.get(effects.get(at, ""), 0.0)
+    return cost
+
+
+def terminal_value(state: State, seat: int) -> float:
+    """The value of a finished game: its score, minus the penalty when everyone lost
+    (solo: a win is worth ``SOLO_WIN``)."""
+    if state.scenario is not None:
+        return SOLO_WIN if state.won else float(state.scores()[seat]) - LOST_PENALTY
+    base = float(state.scores()[seat])
+    return base - LOST_PENALTY if state.lost else base
