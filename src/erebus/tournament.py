@@ -198,6 +198,7 @@ class GameRecord:
     returned: list[bool | None]
     sled_lost: list[bool | None]
     points: list[dict[str, int]]
+    everyone_lost: bool | None = None  # games where the whole table can lose (Ice and Snow)
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -240,6 +241,8 @@ def places_of(state: Any) -> list[int]:
     """
     scores = state.scores()
     ranking = state.ranking()
+    if getattr(state, "lost", False):  # everyone lost together: nobody wins
+        return [len(scores)] * len(scores)
     returned: Callable[[int], Any] = getattr(state, "returned", lambda seat: False)
     places = [0] * len(scores)
     for i, seat in enumerate(ranking):
@@ -271,7 +274,8 @@ def play_game(task: GameTask) -> GameRecord:
         for seat, name in enumerate(task.seats)
     ]
     n = task.players
-    points = [dict.fromkeys(SOURCES, 0) for _ in range(n)]
+    sources, source_of = sources_of(module)
+    points = [dict.fromkeys(sources, 0) for _ in range(n)]
     reached = [False] * n
     lost = [False] * n
     actions = 0
@@ -292,7 +296,9 @@ def play_game(task: GameTask) -> GameRecord:
         for ev in events:
             kind = type(ev).__name__
             if kind == "ScoreChanged":
-                points[ev.seat][score_source(ev.reason)] += ev.delta
+                src = source_of(ev.reason)
+                if src is not None:
+                    points[ev.seat][src] = points[ev.seat].get(src, 0) + ev.delta
             elif kind == "ReachedNorthwest":
                 reached[ev.seat] = True
             elif kind == "SledLost":
@@ -314,6 +320,15 @@ def play_game(task: GameTask) -> GameRecord:
         returned=[_try(partial(_returned, state, s)) for s in range(n)],
         sled_lost=[_or_seen(_try(partial(_sled_lost, state, s)), lost[s]) for s in range(n)],
         points=[{k: v for k, v in p.items() if v or k != "other"} for p in points],
+        everyone_lost=_try(lambda: bool(state.lost)),
+    )
+
+
+def sources_of(module: Any) -> tuple[tuple[str, ...], Callable[[str], str | None]]:
+    """A game's score sources and its reason→source function (Northwest's by default)."""
+    return (
+        tuple(getattr(module, "SOURCES", SOURCES)),
+        getattr(module, "score_source", score_source),
     )
 
 
@@ -674,6 +689,7 @@ def balance_summary(result: TournamentResult) -> dict[str, Any]:
     recs = result.records
     n_games = len(recs)
     seats = [(r, s) for r in recs for s in range(len(r.seats))]
+    sources = sources_of(get_game(result.game))[0]
 
     def per_game(attr: str) -> float | None:
         flags = [getattr(r, attr) for r in recs]
@@ -683,7 +699,7 @@ def balance_summary(result: TournamentResult) -> dict[str, Any]:
 
     def points_mean(pairs: Sequence[tuple[GameRecord, int]]) -> dict[str, float]:
         out = {}
-        for src in SOURCES:
+        for src in sources:
             vals = [r.points[s].get(src, 0) for r, s in pairs]
             if src != "other" or any(vals):
                 out[src] = round(statistics.fmean(vals), 3) if vals else 0.0
@@ -722,6 +738,9 @@ def balance_summary(result: TournamentResult) -> dict[str, Any]:
         "seat_win_rate": [w / n_games if n_games else 0.0 for w in seat_wins],
         "points_by_source": points_mean(seats),
         "per_bot": per_bot,
+        "everyone_lost_per_game": _rate([r.everyone_lost for r in recs]),
+        "sources": list(sources),
+        "source_labels": dict(getattr(get_game(result.game), "SOURCE_LABELS", SOURCE_LABELS)),
     }
 
 
@@ -734,13 +753,19 @@ def balance_tables(summary: dict[str, Any]) -> list[Table]:
     facts = Table(title="Balance", show_header=False)
     facts.add_column("")
     facts.add_column("", justify="right")
-    facts.add_row(
-        "Expeditions reaching the NW Passage", _pct(summary["reached_northwest_per_expedition"])
-    )
-    facts.add_row("Games where one reaches it", _pct(summary["reached_northwest_per_game"]))
-    facts.add_row("Expeditions returning to Greenland", _pct(summary["returned_per_expedition"]))
-    lost = summary["sleds_lost_per_game"]
-    facts.add_row("Sleds lost per game", "—" if lost is None else f"{lost:.2f}")
+    if summary["reached_northwest_per_expedition"] is not None:
+        facts.add_row(
+            "Expeditions reaching the NW Passage",
+            _pct(summary["reached_northwest_per_expedition"]),
+        )
+        facts.add_row("Games where one reaches it", _pct(summary["reached_northwest_per_game"]))
+        facts.add_row(
+            "Expeditions returning to Greenland", _pct(summary["returned_per_expedition"])
+        )
+        lost = summary["sleds_lost_per_game"]
+        facts.add_row("Sleds lost per game", "—" if lost is None else f"{lost:.2f}")
+    if summary.get("everyone_lost_per_game") is not None:
+        facts.add_row("Games the whole table lost", _pct(summary["everyone_lost_per_game"]))
     rounds = summary["mean_rounds"]
     facts.add_row("Rounds per game", "—" if rounds is None else f"{rounds:.1f}")
     facts.add_row(
@@ -750,9 +775,11 @@ def balance_tables(summary: dict[str, Any]) -> list[Table]:
     points = Table(title="Mean points per expedition by source")
     points.add_column("Bot", style="bold")
     rows = {**summary["per_bot"], "all": {"points_by_source": summary["points_by_source"]}}
-    sources = [s for s in SOURCES if any(s in v["points_by_source"] for v in rows.values())]
+    labels = summary.get("source_labels", SOURCE_LABELS)
+    order = summary.get("sources", SOURCES)
+    sources = [s for s in order if any(s in v["points_by_source"] for v in rows.values())]
     for src in sources:
-        points.add_column(SOURCE_LABELS.get(src, src), justify="right", no_wrap=True)
+        points.add_column(labels.get(src, src), justify="right", no_wrap=True)
     for name, v in rows.items():
         pts = v["points_by_source"]
         points.add_row(name, *(f"{pts.get(src, 0.0):+.2f}" for src in sources))

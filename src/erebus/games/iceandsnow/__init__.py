@@ -12,6 +12,7 @@ from erebus.core.events import Event
 from erebus.games.iceandsnow.actions import Action
 from erebus.games.iceandsnow.content import Content, default_content
 from erebus.games.iceandsnow.heuristics import REWARD_SCALE, heuristic, terminal_value
+from erebus.games.iceandsnow.sources import SOURCE_LABELS, SOURCES, score_source
 from erebus.games.iceandsnow.state import State, new_game, replay
 
 determinize = State.from_view
@@ -24,6 +25,8 @@ __all__ = [
     "NAME",
     "PLAYERS",
     "REWARD_SCALE",
+    "SOURCES",
+    "SOURCE_LABELS",
     "TITLE",
     "Action",
     "Content",
@@ -34,5 +37,6 @@ __all__ = [
     "heuristic",
     "new_game",
     "replay",
+    "score_source",
     "terminal_value",
 ]
