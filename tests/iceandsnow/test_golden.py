@@ -1,0 +1,124 @@
+"""Golden playthroughs of Through Ice and Snow.
+
+Each ``tests/golden/iceandsnow/*.json`` holds a whole game played by a seeded
+policy (``tools/make_golden_iceandsnow.py``): the setup, the action log and a
+checkpoint per action (legal-action count, round, pending decision and seat
+before it; scores and event texts after it; a hash of ``to_json()`` every ten
+actions), the final outcome, the event counts and the final state's
+``to_json()``.  Replaying a file must give exactly the same game.
+
+REGENERATE ONLY FOR AN INTENDED CHANGE OF RULES OR DATA:
+``.venv/bin/python tools/make_golden_iceandsnow.py``, then review the diff of
+``tests/golden/iceandsnow/`` like code.  Any other failure here is a regression.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import Counter
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from erebus.games import iceandsnow as game
+from erebus.games.iceandsnow.state import State
+
+GOLDEN_DIR = Path(__file__).resolve().parent.parent / "golden" / "iceandsnow"
+FILES = sorted(GOLDEN_DIR.glob("*.json"))
+DATA_FILES = ("board.json", "cards.json", "map.json", "rules.json", "scenarios.json", "tracks.json")
+REGENERATE = (
+    "If this change of rules (or of the data files) is intended, regenerate the golden "
+    "files with `.venv/bin/python tools/make_golden_iceandsnow.py` and review their diff; "
+    "otherwise this is a regression."
+)
+
+
+def _fingerprint() -> str:
+    h = hashlib.sha256()
+    data = resources.files("erebus.games.iceandsnow").joinpath("data")
+    for name in DATA_FILES:
+        h.update(name.encode())
+        h.update(data.joinpath(name).read_bytes())
+    return h.hexdigest()
+
+
+def _hash(st: State) -> str:
+    text = json.dumps(st.to_json(), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _load(path: Path) -> dict[str, Any]:
+    record: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return record
+
+
+def test_golden_files_exist() -> None:
+    assert len(FILES) >= 4, f"expected at least 4 golden files in {GOLDEN_DIR}. {REGENERATE}"
+    records = [_load(p) for p in FILES]
+    players = {r["players"] for r in records}
+    assert {1, 2, 4} <= players
+    scenarios = {r["options"].get("scenario") for r in records}
+    assert {"lost-expedition", "magnetic-north-pole", None} <= scenarios
+    assert any(r["options"].get("modes") for r in records), "one game must use the modes"
+
+
+@pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
+def test_golden_playthrough(path: Path) -> None:
+    record = _load(path)
+    note = ""
+    if record.get("content_sha256") != _fingerprint():
+        note = " The content data files changed since this file was made."
+    where = f"{path.name}: "
+    players, seed, options = record["players"], record["seed"], record["options"]
+    st = game.new_game(players, seed, options)
+    assert [e.text() for e in st.setup_events] == record["setup_events"], (
+        f"{where}setup events differ.{note} {REGENERATE}"
+    )
+    counts: Counter[str] = Counter(type(e).__name__ for e in st.setup_events)
+    actions = []
+    for i, step in enumerate(record["steps"]):
+        at = f"{where}action {i} (round {st.round}, seat {st.current_player}, {st.pending})"
+        assert not st.is_over, f"{at}: the game is already over.{note} {REGENERATE}"
+        legal = st.legal_actions()
+        before = {
+            "legal": len(legal),
+            "round": st.round,
+            "pending": st.pending,
+            "seat": st.current_player,
+        }
+        want = {k: step[k] for k in before}
+        assert before == want, f"{at}: {before} != golden {want}.{note} {REGENERATE}"
+        a = step["action"]
+        assert a in [x.to_json() for x in legal], f"{at}: {a} is not legal.{note} {REGENERATE}"
+        events = st.apply(a)
+        actions.append(a)
+        counts.update(type(e).__name__ for e in events)
+        texts = [e.text() for e in events]
+        assert texts == step["events"], (
+            f"{at}: the events of {a} differ:\n  now    {texts}\n  golden {step['events']}"
+            f"\n{note} {REGENERATE}"
+        )
+        assert st.scores() == step["scores"], f"{at}: scores differ.{note} {REGENERATE}"
+        if "hash" in step:
+            assert _hash(st) == step["hash"], f"{at}: the state differs.{note} {REGENERATE}"
+    assert st.is_over, f"{where}the game is not over after its actions.{note} {REGENERATE}"
+    assert st.outcome == record["outcome"] and st.reason == record["reason"], (
+        f"{where}the ending differs: {st.outcome} ({st.reason}).{note} {REGENERATE}"
+    )
+    assert st.round == record["rounds"], f"{where}last round differs.{note} {REGENERATE}"
+    assert st.scores() == record["scores"], f"{where}final scores differ.{note} {REGENERATE}"
+    assert st.ranking() == record["ranking"], f"{where}ranking differs.{note} {REGENERATE}"
+    assert dict(sorted(counts.items())) == record["event_counts"], (
+        f"{where}the event counts differ.{note} {REGENERATE}"
+    )
+    assert _hash(st) == record["final_hash"], f"{where}final state differs.{note} {REGENERATE}"
+    assert st.to_json() == record["final_state"], (
+        f"{where}final to_json differs.{note} {REGENERATE}"
+    )
+    # replay() gives the same game, and the saved final state loads back to it
+    again = game.replay(players, seed, actions, options)
+    assert again == st
+    assert State.from_json(record["final_state"]) == st
