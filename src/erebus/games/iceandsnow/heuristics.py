@@ -43,17 +43,25 @@ from erebus.games.iceandsnow.state import State
 REWARD_SCALE = 6.0
 
 LOST_PENALTY = 60.0  # everyone lost: no points are worth much
-DYNAMITE_RISK = 0.3  # risk per dynamite the table lacks
-FUEL_RISK = 0.2  # risk per fuel the table lacks
+DYNAMITE_RISK = 0.2  # risk per dynamite the table lacks
+FUEL_RISK = 0.12  # risk per fuel the table lacks
+DYNAMITE_GAIN = (
+    0.35  # dynamite a seat can still be expected to gain per round (Experiment, Exchange)
+)
+FUEL_PER_VOYAGE = 1.4  # an open-sea voyage costs 1; fuel events and Recycle take more
+FUEL_GAIN = 0.0  # fuel likewise (Visit the Inuit, Experiment, events)
 TOWING_DANGER = 3.0  # points per voyage the seat cannot pay in fuel itself
 FOOD_DANGER = 1.2  # points per food missing for the feedings within the horizon
 HORIZON = 3  # rounds of attrition and feeding looked ahead
 DEATH_COST = 7.0  # −5 PP and a sailor
 ZONE_COST = {"scurvy": 1.5, "mutiny": 2.0}  # per round spent in the zone
-VALUE = {DYN: 1.2, WOOD: 0.8, RIFLES: 0.3, DOGS: 0.8}  # points per resource held
+VALUE = {DYN: 1.2, WOOD: 0.8, DOGS: 0.8}  # points per resource held
+RIFLE_VALUE = (2.5, 2.5, 1.5, 1.0)  # the 1st, 2nd, … rifle: hunting needs one per prey
+RIFLE_SPARE = 0.2
 SLED_VALUE = 1.5
 FOOD_VALUE = 0.08
 SOLO_WIN = 100.0
+SOLO_DEATH_PP = 5  # a Death costs 5 PP (rules.json "death_pp"); solo loses at 0
 SOLO_OBJECTIVE = 20.0
 
 _DIST: dict[int, tuple[Content, dict[str, int]]] = {}
@@ -96,15 +104,18 @@ def voyages_left(state: State) -> int:
 
 
 def expedition_risk(state: State) -> float:
-    """0..1: how close the table is to losing together for lack of dynamite or fuel."""
+    """How close the table is to losing together for lack of dynamite or fuel (0 = safe)."""
     n = state.n
     pv = state.pv
     left = voyages_left(state)
     dynamite = sum(pv[F * s + DYN] for s in range(n))
     fuel = sum(pv[F * s + FUEL] for s in range(n))
-    lack_dyn = max(0, left + 1 - dynamite)  # +1: a leader must still hold one after the last
-    lack_fuel = max(0, n * left - fuel)
-    return min(1.0, DYNAMITE_RISK * lack_dyn + FUEL_RISK * lack_fuel)
+    ahead = max(0, left - 1)  # rounds in which the table can still gain what it lacks
+    # +1: a leader must still hold one after the last icebreaking.
+    lack_dyn = max(0.0, left + 1 - dynamite - DYNAMITE_GAIN * n * ahead)
+    lack_fuel = max(0.0, FUEL_PER_VOYAGE * n * left - fuel - FUEL_GAIN * n * ahead)
+    # Not capped at 1: a capped risk stops telling a bot which move helps.
+    return DYNAMITE_RISK * lack_dyn + FUEL_RISK * lack_fuel
 
 
 def heuristic(state: State, seat: int) -> float:
@@ -121,6 +132,8 @@ def heuristic(state: State, seat: int) -> float:
                 value += delta
     for field, worth in VALUE.items():
         value += worth * pv[b + field]
+    rifles = pv[b + RIFLES]
+    value += sum(RIFLE_VALUE[:rifles]) + RIFLE_SPARE * max(0, rifles - len(RIFLE_VALUE))
     value += SLED_VALUE * pv[b + SLED]
     left = voyages_left(state)
     horizon = min(left, HORIZON)
@@ -128,24 +141,34 @@ def heuristic(state: State, seat: int) -> float:
     value += FOOD_VALUE * max(0, pv[b + FOOD] - need)
     value -= FOOD_DANGER * max(0, need - pv[b + FOOD])
     value -= TOWING_DANGER * max(0, left - pv[b + FUEL])
-    value -= attrition_cost(state.content.health.effects, pv[b + HEALTH], horizon)
-    value -= attrition_cost(state.content.morale.effects, pv[b + MORALE], horizon)
+    deaths = 0
+    for track, level in (
+        (state.content.health, pv[b + HEALTH]),
+        (state.content.morale, pv[b + MORALE]),
+    ):
+        cost, dead = attrition_cost(track.effects, level, horizon)
+        value -= cost
+        deaths += dead
+    if state.scenario is not None and pv[b + PP] - SOLO_DEATH_PP * deaths <= 0:
+        value -= LOST_PENALTY  # solo: prestige at 0 loses at once
     value -= LOST_PENALTY * expedition_risk(state)
     return value
 
 
-def attrition_cost(effects: dict[int, str], level: int, rounds: int) -> float:
+def attrition_cost(effects: dict[int, str], level: int, rounds: int) -> tuple[float, int]:
     """Expected cost of ``rounds`` more attritions (−1 each) from ``level`` with
-    nothing gained back: a death each round the track would reach 0, the zone's
-    cost each round spent in it."""
+    nothing gained back, and the deaths among them: a death each round the
+    track would reach 0, the zone's cost each round spent in it."""
     cost = 0.0
+    deaths = 0
     for k in range(1, rounds + 1):
         at = level - k
         if at <= 0:
             cost += DEATH_COST
+            deaths += 1
         else:
             cost += ZONE_COST.get(effects.get(at, ""), 0.0)
-    return cost
+    return cost, deaths
 
 
 def terminal_value(state: State, seat: int) -> float:
