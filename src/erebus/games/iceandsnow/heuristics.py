@@ -85,11 +85,11 @@ def arrivals_to_blue(content: Content) -> dict[str, int]:
     dist = dict.fromkeys(blue, 0)
     todo = deque(blue)
     while todo:
-        a = todo.popleft()
-        for b in back.get(a, ()):
-            if b not in dist:
-                dist[b] = dist[a] + 1
-                todo.append(b)
+        here = todo.popleft()
+        for there in back.get(here, ()):
+            if there not in dist:
+                dist[there] = dist[here] + 1
+                todo.append(there)
     _DIST[id(content)] = (content, dist)
     return dist
 
