@@ -288,7 +288,16 @@ def test_cli_help() -> None:
         assert command in result.output
     result = runner.invoke(app, ["play", "--help"])
     assert result.exit_code == 0
-    for option in ("--players", "--humans", "--seed", "--save", "--names", "--game"):
+    for option in (
+        "--players",
+        "--humans",
+        "--seed",
+        "--save",
+        "--names",
+        "--game",
+        "--options",
+        "--scenario",
+    ):
         assert option in result.output
     result = runner.invoke(app, ["replay", "--help"])
     assert result.exit_code == 0 and "--no-step" in result.output

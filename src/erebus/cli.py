@@ -11,11 +11,11 @@ from typing import Annotated
 
 import typer
 
-GAMES = ("northwest",)
+from erebus.games import GAMES
 
 app = typer.Typer(
     name="erebus",
-    help="Arctic-exploration board games at the terminal: Expedition: Northwest Passage.",
+    help="Arctic-exploration board games at the terminal: Expedition: Northwest Passage and Through Ice and Snow.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -30,11 +30,17 @@ def _check_game(game: str) -> None:
 
 @app.command()
 def play(
-    game: Annotated[str, typer.Option(help="Which game to play.")] = "northwest",
-    players: Annotated[int, typer.Option(help="Number of players (2–4).")] = 3,
+    game: Annotated[
+        str, typer.Option(help="Which game to play: northwest or iceandsnow.")
+    ] = "northwest",
+    players: Annotated[
+        int | None,
+        typer.Option(help="Number of players (Northwest 2–4, Ice and Snow 1–4; default 3)."),
+    ] = None,
     humans: Annotated[
-        int, typer.Option(help="How many seats are people; they take the first seats.")
-    ] = 1,
+        int | None,
+        typer.Option(help="How many seats are people; they take the first seats (default 1)."),
+    ] = None,
     seed: Annotated[
         int | None, typer.Option(help="Seed of every random draw (default: a new one).")
     ] = None,
@@ -48,13 +54,36 @@ def play(
         str, typer.Option(help="Bot difficulty: easy (random), medium (greedy), hard (MCTS).")
     ] = "medium",
     think: Annotated[float, typer.Option(help="Seconds a hard bot thinks per move.")] = 1.0,
+    options: Annotated[
+        str | None,
+        typer.Option(
+            help='Game options as a JSON object (iceandsnow), e.g. \'{"modes": ["survival"]}\'.'
+        ),
+    ] = None,
+    scenario: Annotated[
+        str | None,
+        typer.Option(
+            help="iceandsnow solo scenario: lost-expedition or magnetic-north-pole "
+            "(implies --players 1 --humans 1)."
+        ),
+    ] = None,
 ) -> None:
     """Play a game; seats not taken by people are played by bots of the chosen level."""
     from erebus.play import run_play
 
-    _check_game(game)
     name_list = [n.strip() for n in names.split(",")] if names else None
-    code = run_play(players, humans, seed, save, name_list, level=level, think_s=think)
+    code = run_play(
+        players,
+        humans,
+        seed,
+        save,
+        name_list,
+        level=level,
+        think_s=think,
+        game=game,
+        options=options,
+        scenario=scenario,
+    )
     raise typer.Exit(code)
 
 
@@ -65,7 +94,7 @@ def replay(
         bool, typer.Option("--no-step", help="Print the whole game at once instead of stepping.")
     ] = False,
 ) -> None:
-    """Step through a saved game (Enter = next action, q = quit)."""
+    """Step through a saved game of any erebus game (Enter = next action, q = quit)."""
     from erebus.play import run_replay
 
     raise typer.Exit(run_replay(path, step=not no_step))
@@ -92,6 +121,16 @@ def bench(
     db: Annotated[
         str | None, typer.Option(help="server: database URL (default: SQLite in a temp dir).")
     ] = None,
+    think_ms: Annotated[
+        float,
+        typer.Option(
+            help="server: mean think time before each client action, ms (uniform in "
+            "0.5–1.5× of it; 0: none, an action every 60 ms, which saturates the server)."
+        ),
+    ] = 1000.0,
+    saturation: Annotated[
+        bool, typer.Option(help="server: also measure the throughput ceiling (no think time).")
+    ] = True,
 ) -> None:
     """Measure the engine's speed (random playouts, legal-action generation);
     with --compare, next to OpenSpiel reference points; `bench server`: latency
@@ -99,7 +138,16 @@ def bench(
     if target == "server":
         from erebus.bench_server import main as server_main
 
-        raise typer.Exit(server_main(games=games, actions=actions, port=port, db=db))
+        raise typer.Exit(
+            server_main(
+                games=games,
+                actions=actions,
+                port=port,
+                db=db,
+                think_ms=think_ms,
+                saturation=saturation,
+            )
+        )
     if target != "engine":
         typer.echo(f"error: unknown bench target {target!r}; use engine or server", err=True)
         raise typer.Exit(2)

@@ -312,17 +312,10 @@ class Adapter:
         return index_to_action(state, index)
 
     def text(self, state: Any) -> str:
-        """The terminal picture without colours (``render.plain_text`` when present)."""
-        import importlib
+        """The terminal picture without colours, seen by the seat to act."""
+        from erebus.games.iceandsnow.render import render_text
 
-        render = importlib.import_module("erebus.games.iceandsnow.render")
-        plain = getattr(render, "plain_text", None)
-        if plain is not None:
-            return str(plain(state, state.current_player))
-        p = [state.player(s) for s in range(state.players)]
-        return f"Through Ice and Snow, round {state.round}: " + "; ".join(
-            f"seat {s}: {x['pp']} PP" for s, x in enumerate(p)
-        )
+        return str(render_text(state, seat=state.current_player))
 
 
 def adapter(players: int, options: dict[str, Any] | None = None) -> Adapter:
