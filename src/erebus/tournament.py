@@ -442,7 +442,11 @@ def bot_stats(records: Sequence[GameRecord], names: Sequence[str]) -> dict[str, 
     for name in names:
         played = [r for r in records if name in r.seats]
         scores = [r.scores[s] for r in played for s, b in enumerate(r.seats) if b == name]
-        wins = sum(sum(1 for s in r.winners if r.seats[s] == name) / len(r.winners) for r in played)
+        wins = sum(
+            sum(1 for s in r.winners if r.seats[s] == name) / len(r.winners)
+            for r in played
+            if r.winners  # a game the whole table lost has no winner
+        )
         n = len(played)
         out[name] = BotStats(
             name=name,

@@ -29,8 +29,9 @@ voyage, fill warehouses, build cabins and shelters, run out of fuel and tow.
   never empty while the game runs and ``current_player`` is ``None`` iff over;
 * at the end, replaying the action log from the seed gives an equal state.
 
-The tests at the end are minimal reproducers of engine bugs found this way
-(``xfail(strict=True)`` until the engine is fixed).
+The tests at the end are minimal reproducers of engine bugs found this way,
+kept as regression tests (a new bug: add its reproducer as
+``xfail(strict=True)`` until the engine is fixed).
 
 Set ``EREBUS_FUZZ=1`` for a ten times longer, randomised (not derandomised) run.
 """
@@ -164,9 +165,9 @@ def expected_cards(st: State) -> dict[str, Counter[Any]]:
     return out
 
 
-def card_locations(st: State, dual_boxed: list[str]) -> dict[str, Counter[Any]]:
-    """Where every card is now, by family (``dual_boxed``: dual cards discovered,
-    returned to the box by the rules, §6.3)."""
+def card_locations(st: State) -> dict[str, Counter[Any]]:
+    """Where every card is now, by family (discovered dual cards are back in the
+    box, §6.3)."""
     species = st.sp_deck + st.sp_disc + st.sp_eaten + st.sp_rev
     for hand in st.species:
         species += hand
@@ -182,7 +183,7 @@ def card_locations(st: State, dual_boxed: list[str]) -> dict[str, Counter[Any]]:
         if held and st.event != num:
             events.append(num)
     out: dict[str, Counter[Any]] = {
-        "hunting": Counter(st.hu_deck + st.hu_disc + st.hu_box + st.hu_rev + dual_boxed),
+        "hunting": Counter(st.hu_deck + st.hu_disc + st.hu_box + st.hu_rev),
         "species": Counter(species),
         "events": Counter(events),
     }
@@ -272,8 +273,6 @@ class Checker:
         self.st = game.new_game(players, seed, options)
         self.log: list[dict[str, Any]] = []
         self.totals = [0] * players
-        self.dual_boxed: list[str] = []
-        self.skipped_mast = 0
         self.expected = expected_cards(self.st)
         self.rnd = random.Random(seed * 7 + 1)
         for e in self.st.setup_events:
@@ -325,7 +324,7 @@ class Checker:
         assert st.inuit_pool >= 0 and st.inuit_pool + inuit == limit
         assert all(b >= 0 for b in st.boxes)
         # cards
-        where = card_locations(st, self.dual_boxed)
+        where = card_locations(st)
         for family, cards in self.expected.items():
             assert where[family] == cards, f"{family} cards not conserved"
         if st.scenario is None:
@@ -370,7 +369,9 @@ class Checker:
             for k, pool in v["pools"].items():
                 if isinstance(pool, list):
                     assert pool == sorted(pool), f"view pool {k} is not sorted"
-            assert v["hu_box"] == [] and v["ev_box"] == []
+            # only the discovered dual cards are known to be in the box (§6.3)
+            assert v["hu_box"] == [x for x in st.hu_box if x in st.content.dual], "view: box"
+            assert v["ev_box"] == []
             text = json.dumps(v)
             # map fields hold region / anchor names; one region shares its id
             # with an investor ("admiralty"), so they are left out of the search
@@ -399,15 +400,7 @@ class Checker:
                     assert dd[2] is None and dd[3] is None
             if seat != st.leader:
                 assert v["event_pending"] is None
-            # KNOWN BUG (test_determinize_keeps_the_mast_cards_once below): with
-            # the optional events a card seen through the Mast may be dealt to
-            # the box and then put on the deck too; only that case is skipped
-            mast_bug = bool(st.ev_box) and any(
-                dd[0] == "mast" and dd[1] == seat for dd in st.decisions
-            )
-            if mast_bug:
-                self.skipped_mast += 1
-            elif determinize and (seat == st.current_player or (seat is not None and n > 1)):
+            if determinize and (seat == st.current_player or (seat is not None and n > 1)):
                 world = game.determinize(json.loads(text), 1234 + len(self.log))
                 assert world.view(seat) == v, f"determinize(view({seat})) changes the view"
                 if seat == st.current_player:
@@ -460,7 +453,7 @@ class Checker:
                 if st.scenario is not None:
                     assert e.delta < 0, "no PP are gained during a solo game"
             if isinstance(e, CardTaken) and e.deck == "dual species":
-                self.dual_boxed.append(e.card)
+                assert e.card in st.hu_box, "a discovered dual card goes to the box (§6.3)"
         over_events = [e for e in events if isinstance(e, GameOver)]
         assert len(over_events) == (1 if st.is_over and not was_over else 0)
         self.check_state()
@@ -667,17 +660,23 @@ def test_malformed_actions_are_refused(data: Any) -> None:
             Action.from_json(data)
 
 
-# ------------------------------------------------------------- known engine bugs
+# ------------------------------------------------- engine bugs found (regressions)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: a discovered dual species card vanishes instead of going to the box (hu_box)",
-)
+def _discovered_dual() -> State:
+    st = kit.game(2, 1, {"modes": ["dual_species"]})
+    kit.set_player(st, 0, health=6, morale=6, upgrades=[7])
+    kit.reveal(st, hunting=["dual_arctic_cod"])
+    kit.start_action_phase(st, leader=0)
+    a = next(a for a in st.legal_actions() if a.space == "discover" and a.card == "dual_arctic_cod")
+    st.apply(a)
+    return st
+
+
 def test_discovered_dual_card_goes_to_the_box() -> None:
-    """§6.3: discovering a dual card gives 8 PP and returns it to the box; the
-    engine removes it from the table without putting it anywhere, so the state's
-    card locations no longer add up to the hunting deck it was built from."""
+    """§6.3: discovering a dual card gives 8 PP and returns it to the box (the
+    engine used to remove it from the table without putting it anywhere, so the
+    state's card locations no longer added up to the hunting deck)."""
     st = kit.game(2, 1, {"modes": ["dual_species"]})
     kit.set_player(st, 0, health=6, morale=6, upgrades=[7])
     kit.reveal(st, hunting=["dual_arctic_cod"])
@@ -689,29 +688,101 @@ def test_discovered_dual_card_goes_to_the_box() -> None:
     assert len(st.hu_box) == box + 1 and "dual_arctic_cod" in st.hu_box
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: determinize() with a pending Mast decision (optional events in play) "
-    "deals a seen card to the box and also puts it on the deck: the deck grows by one",
-)
+def test_a_boxed_dual_card_stays_out_of_play_in_determinizations() -> None:
+    """Everyone saw the dual card go to the box: views show it there, and
+    determinizations never deal it back into the hunting deck."""
+    st = _discovered_dual()
+    setup_box = [x for x in st.hu_box if x != "dual_arctic_cod"]
+    for seat in (0, 1, None):
+        v = st.view(seat)
+        assert v["hu_box"] == ["dual_arctic_cod"]
+        assert "dual_arctic_cod" not in v["pools"]["hu_deck"]
+        assert sorted(v["pools"]["hu_deck"]) == sorted(st.hu_deck + setup_box)
+    view = st.view(1)
+    for seed in range(10):
+        world = game.determinize(json.loads(json.dumps(view)), seed)
+        assert "dual_arctic_cod" in world.hu_box and "dual_arctic_cod" not in world.hu_deck
+        assert Counter(world.hu_deck + world.hu_box) == Counter(st.hu_deck + st.hu_box)
+        assert world.view(1) == view
+        again = st.clone()
+        again.resample_hidden(seed, 0)
+        assert "dual_arctic_cod" in again.hu_box and "dual_arctic_cod" not in again.hu_deck
+        assert Counter(again.hu_deck + again.hu_box) == Counter(st.hu_deck + st.hu_box)
+
+
 def test_determinize_keeps_the_mast_cards_once() -> None:
     """Found by the property test (3 players, seed 2436, survival + dual species,
     all upgrades, extra events, policy seed 40, action 57, determinize seed 0).
-    ``_deal_hidden`` shuffles the open-sea pool (deck + box), cuts the deck, then
-    puts the two cards the leader saw through the Mast (upgrade 9) on top; when
-    one of them was cut into the box it ends up in both places."""
+    ``_deal_hidden`` used to shuffle the open-sea pool (deck + box), cut the deck,
+    then put the two cards the leader saw through the Mast (upgrade 9) on top; when
+    one of them was cut into the box it ended up in both places."""
+    st = _mast_pending()
+    assert st.ev_box
+    view = st.view(0)
+    seen = [int(x) for x in st.decisions[0][2:4]]
+    for seed in range(20):
+        world = game.determinize(json.loads(json.dumps(view)), seed)
+        assert len(world.ev_open) == len(st.ev_open), f"determinize seed {seed}"
+        assert world.ev_open[:2] == seen
+        assert Counter(world.ev_open + world.ev_coastal + world.ev_box) == Counter(
+            st.ev_open + st.ev_coastal + st.ev_box
+        )
+        assert world.view(0) == view
+
+
+def _mast_pending(boiler: bool = False) -> State:
     st = kit.game(2, 1, {"extra_events": True, "upgrades": "all"})
     for s in (0, 1):
         kit.set_player(st, s, health=6, morale=6, fuel=10)
     kit.set_player(st, 0, upgrades=[9])
+    if boiler:  # a Boiler decision follows the Mast
+        kit.set_player(st, 1, upgrades=[8], wood=1)
     kit.start_round(st, leader=0)
     st.apply(st.legal_actions()[0])
     while st.pending == "section":
         st.apply(st.legal_actions()[0])
     st.apply(Action("voyage", voyage="open"))
-    assert st.pending == "mast" and st.ev_box
+    assert st.pending == "mast" and st.decisions[0][0] == "mast"
+    return st
+
+
+def test_determinize_keeps_the_mast_choice_and_the_card_put_under() -> None:
+    """After the Mast choice the leader knows the next event card (on top) and the
+    card put under the deck; the other seats know neither."""
+    st = _mast_pending(boiler=True)
+    chosen, other = int(st.decisions[0][3]), int(st.decisions[0][2])
+    st.apply(Action("mast", card=str(chosen)))
+    assert st.event_pending == chosen and st.ev_open[0] == chosen and st.ev_open[-1] == other
+    assert st.view(0)["pools"]["ev_under"] == other
+    assert st.view(1)["pools"]["ev_under"] is None and st.view(1)["event_pending"] is None
     view = st.view(0)
-    for seed in range(20):
+    for seed in range(10):
         world = game.determinize(json.loads(json.dumps(view)), seed)
-        assert len(world.ev_open) == len(st.ev_open), f"determinize seed {seed}"
+        assert world.ev_open[0] == chosen and world.ev_open[-1] == other
+        assert Counter(world.ev_open + world.ev_coastal + world.ev_box) == Counter(
+            st.ev_open + st.ev_coastal + st.ev_box
+        )
         assert world.view(0) == view
+        mine = st.clone()
+        mine.resample_hidden(seed, 0)
+        assert mine.ev_open[0] == chosen and mine.ev_open[-1] == other
+        theirs = st.clone()
+        theirs.resample_hidden(seed, 1)
+        assert theirs.event_pending is None
+        assert Counter(theirs.ev_open + theirs.ev_coastal + theirs.ev_box) == Counter(
+            st.ev_open + st.ev_coastal + st.ev_box
+        )
+        assert theirs.view(1) == st.view(1)
+
+
+def test_resample_hides_another_seats_mast_cards() -> None:
+    st = _mast_pending()
+    tops = set()
+    for seed in range(10):
+        world = st.clone()
+        world.resample_hidden(seed, 1)
+        dd = world.decisions[0]
+        assert [int(dd[2]), int(dd[3])] == world.ev_open[:2]
+        tops.add((dd[2], dd[3]))
+        assert world.view(1) == st.view(1)
+    assert len(tops) > 1, "seat 1 must not learn the cards the leader saw"

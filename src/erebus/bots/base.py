@@ -46,4 +46,12 @@ def seat_world(state: Any, rng: random.Random) -> tuple[Any, list[Any]]:
     module = game_of(state)
     view = state.view(state.current_player)
     world = module.determinize(view, rng.getrandbits(63))
-    return world, world.legal_actions()
+    return world, candidates(module, world)
+
+
+def candidates(module: Any, world: Any) -> list[Any]:
+    """The actions a searching bot considers: the game's ``bot_actions(state)`` when
+    it has one (a subset of the legal actions without dominated variants — e.g.
+    the same action paid with a costlier crew), otherwise every legal action."""
+    prune = getattr(module, "bot_actions", None)
+    return list(prune(world)) if prune is not None else list(world.legal_actions())

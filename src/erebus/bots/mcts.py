@@ -25,7 +25,7 @@ import random
 import time
 from typing import Any
 
-from erebus.bots.base import BotSpec, game_of, seat_world
+from erebus.bots.base import BotSpec, candidates, game_of, seat_world
 from erebus.bots.random_bot import biased_choice
 
 EXPLORATION = 0.05
@@ -51,7 +51,7 @@ class MctsBot:
         self.spec = spec
         self.rng = random.Random(spec.seed)
         self.rollout_depth = ROLLOUT_DEPTH
-        self.own_turn_only = OWN_TURN_ONLY
+        self.own_turn_only = OWN_TURN_ONLY  # a game may override it (MCTS_OWN_TURN_ONLY)
         self.last_iterations = 0
         self._me = 0
         self._base = 0.0
@@ -62,6 +62,7 @@ class MctsBot:
             self.last_iterations = 0
             return legal[0]
         module = game_of(state)
+        self.own_turn_only = bool(getattr(module, "MCTS_OWN_TURN_ONLY", OWN_TURN_ONLY))
         self._me = world.current_player
         self._base = module.heuristic(world, self._me)
         root = Node()
@@ -109,7 +110,7 @@ class MctsBot:
             if self.own_turn_only and mover != me:
                 rewards = self._evaluate(world, module)
                 break
-            legal = world.legal_actions()
+            legal = candidates(module, world)
             children = node.children
             untried = []
             for a in legal:

@@ -10,6 +10,7 @@ The public API is ``shared/design/engine-api.md``::
 
 from erebus.core.events import Event
 from erebus.games.iceandsnow.actions import Action
+from erebus.games.iceandsnow.botmoves import bot_actions
 from erebus.games.iceandsnow.content import Content, default_content
 from erebus.games.iceandsnow.heuristics import REWARD_SCALE, heuristic, terminal_value
 from erebus.games.iceandsnow.sources import SOURCE_LABELS, SOURCES, score_source
@@ -20,8 +21,11 @@ determinize = State.from_view
 NAME = "iceandsnow"
 TITLE = "Through Ice and Snow"
 PLAYERS = (1, 2, 3, 4)
+#: One action per turn: the MCTS tree must go through the other seats' turns to see anything.
+MCTS_OWN_TURN_ONLY = True
 
 __all__ = [
+    "MCTS_OWN_TURN_ONLY",
     "NAME",
     "PLAYERS",
     "REWARD_SCALE",
@@ -32,6 +36,7 @@ __all__ = [
     "Content",
     "Event",
     "State",
+    "bot_actions",
     "default_content",
     "determinize",
     "heuristic",

@@ -34,6 +34,7 @@ from erebus.games.iceandsnow.layout import (
     CABINS,
     CARD17,
     DOGS,
+    DYN,
     EXPLORES,
     FISHING_BOAT,
     FOOD,
@@ -44,10 +45,12 @@ from erebus.games.iceandsnow.layout import (
     PROXY,
     RES,
     RESCUED,
+    RIFLES,
     SHELTERS,
     SLED,
     TURNS,
     USED,
+    WOOD,
     WORKSHOP,
     F,
 )
@@ -184,177 +187,268 @@ def available_sled_level(st: State, seat: int) -> int:
     return level
 
 
-def _res(st: State, seat: int) -> list[int]:
-    b = F * seat
-    return [st.pv[b + RES[r]] for r in RESOURCES]
+#: A ``take``'s variable fields after the crew and proxy, in the order of
+#: :class:`Action`'s fields: (card, resource, tile, food, take, deposit).
+Suffix = tuple[str | None, str | None, int | None, int | None, Take | None, str | None]
+
+_new = tuple.__new__
+_NO_PAY = (0, 0, 0, 0)
+#: Built blocks of ``take`` actions (one space, one crew requirement, one set of
+#: suffixes), shared by every state: the same blocks come back all game long.
+_BLOCKS: dict[tuple[object, ...], tuple[Action, ...]] = {}
+_BLOCKS_MAX = 1 << 14
+_BLOCK_MAX_LEN = 1024
+
+
+def _block(
+    sid: str,
+    opts: tuple[tuple[Crew, str | None], ...],
+    okey: tuple[object, ...],
+    suffixes: tuple[Suffix, ...],
+) -> tuple[Action, ...]:
+    """The actions ``take sid`` for every (crew, proxy) of ``opts`` (outer loop)
+    and every suffix (inner loop); ``okey`` names ``opts``.  Cached."""
+    key = (sid, okey, suffixes)
+    hit = _BLOCKS.get(key)
+    if hit is not None:
+        return hit
+    block: tuple[Action, ...] = tuple(
+        _new(Action, ("take", c, sid, None, None, None, None, r, crew, t, f, v, proxy, d))
+        for crew, proxy in opts
+        for c, r, t, f, v, d in suffixes
+    )
+    if len(block) <= _BLOCK_MAX_LEN:
+        if len(_BLOCKS) >= _BLOCKS_MAX:
+            _BLOCKS.clear()
+        _BLOCKS[key] = block
+    return block
+
+
+def _collect_block(
+    sid: str,
+    opts: tuple[tuple[Crew, str | None], ...],
+    okey: tuple[object, ...],
+    box: Take,
+    deposits: tuple[str | None, ...],
+) -> tuple[Action, ...]:
+    """Collect: every crew, then every take vector of ``min(crew, contents)``."""
+    key = (sid, okey, box, deposits)
+    hit = _BLOCKS.get(key)
+    if hit is not None:
+        return hit
+    block = tuple(
+        _new(
+            Action, ("take", None, sid, None, None, None, None, None, crew, None, None, v, proxy, d)
+        )
+        for crew, proxy in opts
+        for v in take_vectors(box, sum(crew))
+        for d in deposits
+    )
+    if len(block) <= _BLOCK_MAX_LEN:
+        if len(_BLOCKS) >= _BLOCKS_MAX:
+            _BLOCKS.clear()
+        _BLOCKS[key] = block
+    return block
 
 
 def take_actions(st: State, seat: int) -> list[Action]:
-    """Every legal ``take`` of ``seat`` now, in board order."""
+    """Every legal ``take`` of ``seat`` now, in board order.
+
+    Per space the order is: crew compositions (``crew_options`` order), then the
+    space's parameters (card, tile, food, resource, take), then the Survival
+    deposit (resource order) when one is due."""
     avail = st.avail_crew(seat)
     if sum(avail) == 0:
         return []
     proxies = proxies_of(st, seat)
     n = st.n
-    res = _res(st, seat)
+    pv = st.pv
+    b = F * seat
+    res = (pv[b + DYN], pv[b + WOOD], pv[b + RIFLES], pv[b + DOGS])
     out: list[Action] = []
     scen = st.scen()
-    blocked = set(scen.get("blocked_spaces", ()))
+    blocked = scen.get("blocked_spaces", ())
     replaced = scen.get("replaced_spaces", {})
     final = st.is_final_round
-    b = F * seat
-    for i, sp in enumerate(st.tables.spaces):
+    survival = st.mode("survival")
+    col_paid = st.col_paid
+    occ = st.occ
+    content = st.content
+    tables = st.tables
+    space_column = tables.space_column
+    upgrades = st.upgrades[seat]
+    boat = FISHING_BOAT in upgrades
+    # the deposits possible with nothing paid nor kept (most spaces)
+    deps0 = tuple(r for r, k in zip(RESOURCES, res, strict=True) if k >= 1)
+    deps0_sfx = _plain_suffixes(deps0)
+
+    def deposits(paid: tuple[int, ...], keep: tuple[int, ...]) -> tuple[str | None, ...]:
+        return tuple(
+            r for r, k, p, q in zip(RESOURCES, res, paid, keep, strict=True) if k - p - q >= 1
+        )
+
+    for i, sp in enumerate(tables.spaces):
         if sp.final and not final:
             continue
-        if sp.id in blocked:
+        sid = sp.id
+        if sid in blocked:
             continue
         slots = sp.slots.get(n)
-        if slots is not None and st.occ[i] >= slots:
+        if slots is not None and occ[i] >= slots:
             continue
-        sid = sp.id
         kind = replaced.get(sid, sid)
-        # per-space extra parameters: list of (kwargs, paid resources, kept resources)
-        params: list[tuple[dict[str, object], list[int]]] = []
-        keep = [0, 0, 0, 0]
-        opts = crew_options(avail, sp.need, sp.totals, proxies)
+        ci = space_column[i]
+        due = survival and sp.above_warehouse and ci >= 0 and not col_paid[ci]
+        plain: tuple[str | None, ...] = deps0 if due else (None,)
+        plain_sfx = deps0_sfx if due else _PLAIN
+        need = sp.need
+        okey: tuple[object, ...] = (avail, need, sp.totals, proxies)
+        opts = crew_options(avail, need, sp.totals, proxies)
+        suffixes: tuple[Suffix, ...]
         if kind == "lead":
-            if seat == st.leader and st.pv[b + TURNS] == 0:
+            if seat == st.leader and pv[b + TURNS] == 0:
                 continue
-            params = [({}, [0, 0, 0, 0])]
+            suffixes = plain_sfx
         elif kind == "explore":
-            if st.p(seat, DOGS) < 1 or sled_for_explore(st, seat) < 1:
+            if pv[b + DOGS] < 1 or sled_for_explore(st, seat) < 1:
                 continue
-            keep[3] = 1
-            params = [({}, [0, 0, 0, 0])]
+            suffixes = _plain_suffixes(deposits(_NO_PAY, (0, 0, 0, 1))) if due else _PLAIN
         elif kind == "visit_inuit":
-            if st.pv[b + CARD17]:
+            if pv[b + CARD17]:
                 extra = crew_options(avail, ("inuit",), INTERPRETER_TOTALS, ())
-                opts = tuple(dict.fromkeys(opts + extra))
-            params = [({}, [0, 0, 0, 0])]
+                opts = _merged(opts, extra)
+                okey = (*okey, CARD17)
+            suffixes = plain_sfx
         elif kind == "hire_inuk":
             if st.inuit_pool <= 0:
                 continue
-            params = [({}, [0, 0, 0, 0])]
+            suffixes = plain_sfx
         elif kind == "build_cabin":
-            if st.pv[b + CABINS] >= int(st.rules["limits"]["cabins"]) or res[1] < sp.wood:
+            if pv[b + CABINS] >= int(st.rules["limits"]["cabins"]) or res[1] < sp.wood:
                 continue
-            params = [({"food": f}, [0, sp.wood, 0, 0]) for f in range(st.pv[b + FOOD] + 1)]
+            deps = deposits((0, sp.wood, 0, 0), _NO_PAY) if due else plain
+            suffixes = tuple(
+                (None, None, None, f, None, d) for f in range(pv[b + FOOD] + 1) for d in deps
+            )
         elif kind == "improve_sled":
-            if res[1] < sp.wood or st.p(seat, SLED) >= int(st.content.tracks["sled"]["max"]):
+            if res[1] < sp.wood or pv[b + SLED] >= int(content.tracks["sled"]["max"]):
                 continue
-            params = [({}, [0, sp.wood, 0, 0])]
+            suffixes = _plain_suffixes(deposits((0, sp.wood, 0, 0), _NO_PAY)) if due else _PLAIN
         elif kind == "upgrade_ship":
-            if len(st.upgrades[seat]) >= int(st.rules["limits"]["upgrade_spaces"]):
+            if len(upgrades) >= int(st.rules["limits"]["upgrade_spaces"]):
                 continue
-            for num, u in sorted(st.content.upgrades.items()):
+            tiles: list[Suffix] = []
+            for num, u in sorted(content.upgrades.items()):
                 if (
                     st.upg_left[num] > 0
-                    and num not in st.upgrades[seat]
+                    and num not in upgrades
                     and st.upgrade_in_game(num)
                     and res[1] >= u.cost
                 ):
-                    params.append(({"tile": num}, [0, u.cost, 0, 0]))
+                    deps = deposits((0, u.cost, 0, 0), _NO_PAY) if due else plain
+                    tiles += [(None, None, num, None, None, d) for d in deps]
+            suffixes = tuple(tiles)
         elif kind == "recycle_wood":
-            if st.p(seat, FUEL) < sp.fuel:
+            if pv[b + FUEL] < sp.fuel:
                 continue
-            params = [({}, [0, 0, 0, 0])]
+            suffixes = plain_sfx
         elif kind == "magnetic_research":
             if not st.compass:
                 continue
-            params = [({}, [0, 0, 0, 0])]
+            suffixes = plain_sfx
         elif kind == "discover":
-            boat = FISHING_BOAT in st.upgrades[seat]
-            for cid in st.sp_rev:
-                if st.content.species[cid].fishing_boat and not boat:
-                    continue
-                params.append(({"card": cid}, [0, 0, 0, 0]))
+            species = content.species
+            cards = [cid for cid in st.sp_rev if boat or not species[cid].fishing_boat]
             if boat:
-                for cid in st.hu_rev:
-                    if cid in st.content.dual:
-                        params.append(({"card": cid}, [0, 0, 0, 0]))
+                cards += [cid for cid in st.hu_rev if cid in content.dual]
+            suffixes = tuple((cid, None, None, None, None, d) for cid in cards for d in plain)
         elif kind == "hunt":
-            boat = FISHING_BOAT in st.upgrades[seat]
+            hunting = tables.hunting_all
             for cid in st.hu_rev:
-                h = st.tables.hunting_all[cid]
-                if (h.whale or cid in st.content.dual) and not boat:
+                h = hunting[cid]
+                if (h.whale or cid in content.dual) and not boat:
                     continue
-                if res[2] < h.prey:
+                prey = h.prey
+                if res[2] < prey:
                     continue
-                hopts = crew_options(avail, sp.need, (h.prey,), proxies)
-                for crew, proxy in hopts:
-                    _emit(
-                        st,
-                        out,
-                        sp,
-                        crew,
-                        proxy,
-                        {"card": cid},
-                        [0, 0, 0, 0],
-                        [0, 0, h.prey, 0],
-                        res,
-                    )
+                deps = deposits(_NO_PAY, (0, 0, prey, 0)) if due else plain
+                out += _block(
+                    sid,
+                    crew_options(avail, need, (prey,), proxies),
+                    (avail, need, (prey,), proxies),
+                    tuple((cid, None, None, None, None, d) for d in deps),
+                )
             continue
         elif kind == "experiment":
             if res[1] < sp.wood:
                 continue
-            params = [({}, [0, sp.wood, 0, 0])]
+            suffixes = _plain_suffixes(deposits((0, sp.wood, 0, 0), _NO_PAY)) if due else _PLAIN
         elif kind.startswith("exchange"):
+            swaps: list[Suffix] = []
             for ri, r in enumerate(RESOURCES):
                 if res[ri] > 0:
-                    paid = [0, 0, 0, 0]
-                    paid[ri] = 1
-                    params.append(({"resource": r}, paid))
+                    if due:
+                        paid = [0, 0, 0, 0]
+                        paid[ri] = 1
+                        deps = deposits(tuple(paid), _NO_PAY)
+                    else:
+                        deps = plain
+                    swaps += [(None, r, None, None, None, d) for d in deps]
+            suffixes = tuple(swaps)
         elif kind.startswith("collect"):
-            ci = column_index(st, sp.column)
             box: Take = tuple(st.boxes[4 * ci : 4 * ci + 4])  # type: ignore[assignment]
-            if sum(box) == 0:
+            if box == _NO_PAY:
                 continue
-            for crew, proxy in opts:
-                for v in take_vectors(box, sum(crew)):
-                    _emit(st, out, sp, crew, proxy, {"take": v}, [0, 0, 0, 0], keep, res)
+            out += _collect_block(sid, opts, okey, box, plain)
             continue
         elif kind.startswith("vow"):
-            officer = sp.need[0] if sp.need else "captain"
+            officer = need[0] if need else "captain"
             opts = vow_options(avail, officer, proxies)
-            params = [({}, [0, 0, 0, 0])]
+            okey = (avail, officer, proxies, "vow")
+            suffixes = plain_sfx
         else:  # ice_fishing, trace_map, document_methods, lab_research
-            params = [({}, [0, 0, 0, 0])]
-        for crew, proxy in opts:
-            for kw, paid in params:
-                _emit(st, out, sp, crew, proxy, kw, paid, keep, res)
+            suffixes = plain_sfx
+        if suffixes and opts:
+            out += _block(sid, opts, okey, suffixes)
     if (
         st.mode("shelters")
-        and st.pv[b + SHELTERS] < int(st.rules["limits"]["shelters"])
+        and pv[b + SHELTERS] < int(st.rules["limits"]["shelters"])
         and not active_shelter(st, seat)
     ):
-        for crew, proxy in crew_options(avail, SHELTER_NEED, SHELTER_TOTALS, ()):
-            out.append(Action("take", space=SHELTER_SPACE, crew=crew, proxy=proxy))
+        out += _block(
+            SHELTER_SPACE,
+            crew_options(avail, SHELTER_NEED, SHELTER_TOTALS, ()),
+            (avail, SHELTER_NEED, SHELTER_TOTALS, ()),
+            _PLAIN,
+        )
     if st.event is not None and not st.event_taken:
-        card = st.content.events[st.event]
+        card = content.events[st.event]
         if card.kind == "action" and not (st.event == 22 and st.ev22 is None):
-            for crew, proxy in crew_options(avail, (), tuple(card.crew), ()):
-                out.append(Action("take", space=EVENT_SPACE, crew=crew, proxy=proxy))
+            totals = tuple(card.crew)
+            out += _block(
+                EVENT_SPACE,
+                crew_options(avail, (), totals, ()),
+                (avail, (), totals, ()),
+                _PLAIN,
+            )
     return out
 
 
-def _emit(
-    st: State,
-    out: list[Action],
-    sp: Space,
-    crew: Crew,
-    proxy: str | None,
-    kw: dict[str, object],
-    paid: list[int],
-    keep: list[int],
-    res: list[int],
-) -> None:
-    """Append the action, once per possible Survival deposit when one is due."""
-    if needs_deposit(st, sp):
-        for ri, r in enumerate(RESOURCES):
-            if res[ri] - paid[ri] - keep[ri] >= 1:
-                out.append(Action("take", space=sp.id, crew=crew, proxy=proxy, deposit=r, **kw))  # type: ignore[arg-type]
-        return
-    out.append(Action("take", space=sp.id, crew=crew, proxy=proxy, **kw))  # type: ignore[arg-type]
+_PLAIN: tuple[Suffix, ...] = ((None, None, None, None, None, None),)
+
+
+@cache
+def _plain_suffixes(deposits: tuple[str | None, ...]) -> tuple[Suffix, ...]:
+    """The suffixes of a space without parameters: one per possible deposit."""
+    return tuple((None, None, None, None, None, d) for d in deposits)
+
+
+@cache
+def _merged(
+    a: tuple[tuple[Crew, str | None], ...], b: tuple[tuple[Crew, str | None], ...]
+) -> tuple[tuple[Crew, str | None], ...]:
+    """``a`` then the options of ``b`` not in ``a`` (Visit the Inuit with event 17)."""
+    return tuple(dict.fromkeys(a + b))
 
 
 def why_not(st: State, a: Action) -> str:
@@ -481,7 +575,9 @@ def apply_take(st: State, seat: int, a: Action, ev: list[Event]) -> None:
     elif kind == "discover":
         assert a.card is not None
         if a.card in st.content.dual:
+            # §6.3: 8 PP and the dual card goes back to the box
             st.hu_rev.remove(a.card)
+            st.hu_box.append(a.card)
             ev.append(CardTaken(seat, a.card, "dual species"))
             st._score(seat, int(r["dual_discover_pp"]), "dual species discovered", ev)
         else:

@@ -1943,11 +1943,35 @@ class State:
             if not self.legal_actions():
                 raise ValueError("no legal action in a running game")
 
+    def _known_box(self) -> list[str]:
+        """The hunting cards known to be in the box: discovered dual species cards
+        (§6.3).  The set-up puts only ordinary hunting cards in the box, so every
+        dual card there was discovered in front of everyone."""
+        dual = self.content.dual
+        return [x for x in self.hu_box if x in dual]
+
+    def _mast_under(self, seat: int | None) -> int | None:
+        """The event card ``seat`` knows lies at the bottom of the voyage deck: the
+        one the leader put under it with the Mast (upgrade 9) this Voyage step."""
+        if seat is None or seat != self.leader or self.event_pending is None:
+            return None
+        deck = self.ev_open if self.voyage == "open" else self.ev_coastal
+        # the Mast leaves the chosen card on top and the other one at the bottom
+        if len(deck) >= 2 and deck[0] == self.event_pending:
+            return deck[-1]
+        return None
+
     def _hidden_pools(self, seat: int | None) -> dict[str, Any]:
-        """The unknown cards from ``seat``'s point of view, as sorted pools with sizes."""
+        """The unknown cards from ``seat``'s point of view, as sorted pools with sizes.
+
+        The hunting pool leaves out the known boxed cards (:meth:`_known_box`);
+        the event pools hold every card of the deck and its boxed cards, the ones
+        ``seat`` has seen through the Mast included (``_deal_hidden`` puts those
+        back in place: on top, and ``ev_under`` at the bottom)."""
+        dual = self.content.dual
         out: dict[str, Any] = {
             "sp_deck": sorted(self.sp_deck),
-            "hu_deck": sorted(self.hu_deck + self.hu_box),
+            "hu_deck": sorted(self.hu_deck + [x for x in self.hu_box if x not in dual]),
             "hu_deck_size": len(self.hu_deck),
             "ev_open": sorted(
                 self.ev_open + [e for e in self.ev_box if self.content.events[e].deck == "open"]
@@ -1960,19 +1984,22 @@ class State:
             "ev_coastal_size": len(self.ev_coastal),
             "compass": sorted(self.compass),
             "search": sorted(self.search),
+            "ev_under": self._mast_under(seat),
         }
         return out
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may see (``None``: a spectator): no seed, no generator state,
         no deck orders, no other seat's cartography card or unrevealed investor,
-        no other seat's dealt options."""
+        no other seat's dealt options.  The box shows only the discovered dual
+        species cards (public); ``pools`` lists the unknown cards."""
         if seat is not None and not (isinstance(seat, int) and 0 <= seat < self.n):
             raise ValueError(f"no seat {seat!r} in a {self.n}-player game")
         d = self.to_json()
         del d["seed"], d["rng"], d["format"]
-        for k in ("hu_box", "ev_box", "inv_pool", "carto_pool"):
+        for k in ("ev_box", "inv_pool", "carto_pool"):
             d[k] = []
+        d["hu_box"] = self._known_box()
         pools = self._hidden_pools(seat)
         d["sp_deck"] = len(self.sp_deck)
         d["hu_deck"] = len(self.hu_deck)
@@ -2012,7 +2039,7 @@ class State:
             d.update(format=FORMAT, seed=seed, rng=Rng(seed).state)
             for k in ("sp_deck", "hu_deck", "ev_open", "ev_coastal", "compass", "search"):
                 d[k] = list(pools[k])
-            d["hu_box"] = []
+            d["hu_box"] = [x for x in d["hu_box"] if x in content.dual]
             d["ev_box"] = []
             d["decisions"] = [x[:] for x in d["decisions"]]
             st = cls._load(d, content, deep=False)
@@ -2029,28 +2056,46 @@ class State:
         self._shuffle(self.sp_deck)
         hu = list(pools["hu_deck"])
         self._shuffle(hu)
-        self.hu_deck = hu[: int(pools["hu_deck_size"])]
-        self.hu_box = hu[int(pools["hu_deck_size"]) :]
+        # the deck is cut from the top, the rest boxed; but the set-up boxes
+        # ordinary hunting cards only, so a dual card of the pool is in the deck
+        dual = self.content.dual
+        boxed = len(hu) - int(pools["hu_deck_size"])
+        ordinary = [i for i, x in enumerate(hu) if x not in dual]
+        cut = set(ordinary[len(ordinary) - boxed :]) if boxed > 0 else set()
+        self.hu_deck = [x for i, x in enumerate(hu) if i not in cut]
+        self.hu_box = [x for i, x in enumerate(hu) if i in cut] + self._known_box()
+        # event cards ``seat`` has seen through the Mast stay where they are
+        top: list[int] = []
+        bottom: list[int] = []
+        for dd in self.decisions:
+            if dd[0] == "mast" and dd[2] is not None:  # the seat's own look at the top two
+                top = [int(dd[2]), int(dd[3])]
+        if self.event_pending is not None:  # the Mast's chosen card, still on top
+            top = [self.event_pending]
+            if pools.get("ev_under") is not None:
+                bottom = [int(pools["ev_under"])]
+        voyage_deck = "ev_open" if self.voyage == "open" else "ev_coastal"
         for name in ("ev_open", "ev_coastal"):
             cards = [int(x) for x in pools[name]]
-            self._shuffle(cards)
             size = int(pools[name + "_size"])
-            setattr(self, name, cards[:size])
-            self.ev_box += cards[size:]
+            head: list[int] = []
+            tail: list[int] = []
+            if name == voyage_deck:
+                head = [x for x in top if x in cards]
+                tail = [x for x in bottom if x in cards and x not in head]
+                for x in head + tail:
+                    cards.remove(x)
+            self._shuffle(cards)
+            rest = size - len(head) - len(tail)
+            setattr(self, name, head + cards[:rest] + tail)
+            self.ev_box += cards[rest:]
         # the Magnetic North Pole's pole card is not put back in a known place
         self._shuffle(self.compass)
         self._shuffle(self.search)
         for dd in self.decisions:
-            if dd[0] != "mast":
-                continue
-            deck = self.ev_open if self.voyage == "open" else self.ev_coastal
-            if dd[2] is None:  # another seat's look at the top two cards
+            if dd[0] == "mast" and dd[2] is None:  # another seat's look at the top two
+                deck = self.ev_open if self.voyage == "open" else self.ev_coastal
                 dd[2], dd[3] = str(deck[0]), str(deck[1])
-            else:  # the seat itself saw them: they stay on top
-                for card in (int(dd[3]), int(dd[2])):
-                    if card in deck:
-                        deck.remove(card)
-                    deck.insert(0, card)
         if self.scenario is None:
             self._deal_setup_cards(seat)
 
@@ -2106,7 +2151,12 @@ class State:
                 else:
                     self.inv_opts[s] = []
                 self.carto[s] = None
-        self.hu_box = []
+        for dd in self.decisions:
+            if dd[0] == "mast" and dd[1] != seat:  # another seat's look at the top two
+                dd[2] = dd[3] = None
+        if seat != self.leader:
+            self.event_pending = None  # the Mast's chosen card is still face down
+        self.hu_box = self._known_box()
         self.ev_box = []
         self._deal_hidden(pools, seat)
         self._legal = None

@@ -29,6 +29,7 @@ class Tables:
     spaces: tuple[Space, ...]
     space_index: dict[str, int]
     columns: tuple[str, ...]
+    space_column: tuple[int, ...]  # space index -> column index (-1: none)
     hunting_all: dict[str, Any]
     upgrade_pp: dict[int, int]
     food_max: int
@@ -81,6 +82,7 @@ def tables_for(content: Content) -> Tables:
         for n in content.upgrades
     }
     hunting_all: dict[str, Any] = {**content.hunting, **content.whales, **content.dual}
+    columns = tuple(w for w in content.warehouses)
     t = Tables(
         content=content,
         anchors=anchors,
@@ -89,7 +91,8 @@ def tables_for(content: Content) -> Tables:
         side_routes=side_routes,
         spaces=spaces,
         space_index={s.id: i for i, s in enumerate(spaces)},
-        columns=tuple(w for w in content.warehouses),
+        columns=columns,
+        space_column=tuple(columns.index(s.column) if s.column in columns else -1 for s in spaces),
         hunting_all=hunting_all,
         upgrade_pp=upgrade_pp,
         food_max=int(content.tracks.get("food", {}).get("max", DEFAULT_FOOD_MAX)),
