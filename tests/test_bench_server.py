@@ -5,7 +5,18 @@ from __future__ import annotations
 import math
 import random
 
-from erebus.bench_server import choose_action, percentile, run
+import pytest
+from rich.console import Console
+
+from erebus.bench_server import (
+    MIN_INTERVAL_S,
+    Pacing,
+    choose_action,
+    default_time_limit,
+    percentile,
+    render,
+    run,
+)
 
 KEYS = {
     "games",
@@ -21,6 +32,12 @@ KEYS = {
     "echo_errors",
     "ratio_p99",
     "target_ratio",
+    "think_ms",
+    "think_mean_s",
+    "saturation_actions_per_s",
+    "saturation_all_actions_per_s",
+    "saturation_errors",
+    "saturation_lost_actions",
 }
 
 
@@ -34,8 +51,21 @@ def test_percentile_and_policy() -> None:
     assert 0 < picks.count("pass") < 60
 
 
+def test_pacing() -> None:
+    rng = random.Random(1)
+    human = Pacing()  # the default: 0.5–1.5 s
+    thinks = [human.think(rng) for _ in range(2000)]
+    assert min(thinks) >= 0.5 and max(thinks) <= 1.5
+    assert 0.95 < sum(thinks) / len(thinks) < 1.05
+    assert "think 0.5–1.5 s" in human.describe()
+    flat = Pacing(think_ms=0)
+    assert flat.think(rng) == 0.0 and "no think time" in flat.describe()
+    assert flat.min_interval == human.min_interval == MIN_INTERVAL_S
+    assert default_time_limit(40, 1000) > 40 * 1.5 > default_time_limit(40, 0) - 120
+
+
 def test_tiny_run() -> None:
-    r = run(games=4, actions=10, time_limit=30.0)
+    r = run(games=4, actions=10, think_ms=100, time_limit=30.0)
     assert r.keys() >= KEYS
     assert r["games"] == 4
     assert r["errors"] == 0, r["error_samples"]
@@ -48,3 +78,21 @@ def test_tiny_run() -> None:
     assert 0 < r["p50_ms"] <= r["p99_ms"]
     assert 0 < r["echo_p50_ms"] <= r["echo_p99_ms"]
     assert r["actions_per_s"] > 0 and r["echo_per_s"] > 0
+    # the clients thought 50–150 ms before each action, and the echo was paced alike
+    assert 0.05 <= r["think_mean_s"] <= 0.15
+    assert r["elapsed_s"] >= 0.05 * r["actions"] / 4
+    # the saturation phase: new games, no think time, checked like the paced ones
+    assert r["saturation"] and r["saturation_actions"] > 0
+    assert r["saturation_actions_per_s"] > 0 and r["saturation_all_actions_per_s"] > 0
+    assert r["saturation_errors"] == 0 and r["saturation_lost_actions"] == 0
+    console = Console(record=True, width=200)
+    console.print(render(r))
+    text = console.export_text()
+    assert "saturation: actions / s" in text and "think 0.05–0.15 s per action" in text
+
+
+def test_run_checks_its_arguments() -> None:
+    with pytest.raises(ValueError):
+        run(games=0)
+    with pytest.raises(ValueError):
+        run(games=1, think_ms=-1)

@@ -7,22 +7,39 @@ each pushed ``legal_actions`` (rarely passing or ending its turn, so games are
 not trivially short; at most ``actions`` actions per game), seat 1 an easy bot
 (random: the load is the server, not the search).
 
-Measured:
+Pacing.  A person looks at the board before every action, so each scripted
+client *thinks* before it acts: a delay drawn uniformly from 0.5×–1.5× of
+``think_ms`` (default 1,000 ms, so 0.5–1.5 s), counted from the pushed state
+that gave it the move, and never less than ``MIN_INTERVAL_S`` (60 ms) after its
+previous send (the server allows 20 messages a second per connection).  200
+games then offer about 200 client actions a second plus the bot's replies — more
+than 200 real tables would (people take several seconds per action), and well
+under what one server process can do.  ``think_ms=0`` is the old pacing (an
+action every 60 ms per client: 200 clients offer ~3,300 actions/s, several
+times the server's capacity, so the latencies are those of a saturated queue).
 
-* action round trip — ``send {"type": "action", "version": v}`` → the pushed
-  state whose version is ``> v`` — as p50/p99, and acknowledged actions/s;
-* errors — error messages, refused or dropped connections, timeouts;
-* lost actions — after the run each game is read back (``GET /api/games/{id}``
-  and its stored action log): its version must equal the last version the
-  client saw acknowledged, and its stored seat-0 actions the client's
-  acknowledged count.
+Phases, one after the other:
 
-Then a bare WebSocket echo (Starlette under uvicorn, the same stack minus the
-game) is driven with the same number of connections, the same number of
-messages, the same pacing and the same request/reply sizes (each echo request
-is padded to the size of a recorded action message and asks for a reply of
-the recorded state size).  The figure of merit is ``p99 / p99_echo`` (target
-≤ 3×).  The clients run in this process, on the same machine as both servers.
+1. *paced* — the games above.  Measured: action round trip (``send {"type":
+   "action", "version": v}`` → the pushed state whose version is ``> v``) as
+   p50/p99, acknowledged actions/s, errors (error messages, refused or dropped
+   connections, timeouts) and lost actions (after the phase each game is read
+   back, ``GET /api/games/{id}`` and its stored action log: its version must
+   equal the last version the client saw acknowledged, and its stored seat-0
+   actions the client's acknowledged count).
+2. *echo* — a bare WebSocket echo (Starlette under uvicorn, the same stack
+   minus the game) driven with the same number of connections, the same number
+   of messages per connection, the same think delays (the very delays drawn in
+   phase 1, replayed) and the same request/reply sizes (each echo request is
+   padded to the size of a recorded action message and asks for a reply of the
+   recorded state size).  The figure of merit is ``p99 / p99_echo`` (target ≤ 3×).
+3. *saturation* — ``games`` new games with no think time (only the 60 ms
+   spacing), so the clients offer more than the server can do: the actions per
+   second it sustains there is its throughput ceiling, reported next to the
+   paced figures (its latencies are queueing time; errors and lost actions count
+   as in phase 1).  ``saturation=False`` skips it.
+
+The clients run in this process, on the same machine as both servers.
 """
 
 from __future__ import annotations
@@ -53,6 +70,8 @@ HOST = "127.0.0.1"
 TARGET_RATIO = 3.0
 WS_RATE = 20  # the server's per-connection limit (erebus.server.app.WS_RATE)
 MIN_INTERVAL_S = 1.2 / WS_RATE  # pacing per connection, safely under that limit
+THINK_MS = 1000.0  # mean think time before each scripted action
+THINK_SPREAD = 0.5  # think times are uniform in (1 ± THINK_SPREAD) × the mean
 MESSAGE_TIMEOUT_S = 30.0
 STARTUP_TIMEOUT_S = 30.0
 MAX_MESSAGE = 4 * 1024 * 1024
@@ -169,6 +188,38 @@ def run_echo_server(port: int) -> None:
 # ------------------------------------------------------------------ clients
 
 
+@dataclass(frozen=True)
+class Pacing:
+    """When a scripted client acts: ``think_ms`` (mean; uniform in ± ``spread`` of
+    it) after the state that gave it the move, and at least ``min_interval`` s
+    after its previous send."""
+
+    think_ms: float = THINK_MS
+    spread: float = THINK_SPREAD
+    min_interval: float = MIN_INTERVAL_S
+
+    def think(self, rng: random.Random) -> float:
+        """One think time, in seconds."""
+        if self.think_ms <= 0:
+            return 0.0
+        return self.think_ms / 1e3 * rng.uniform(1 - self.spread, 1 + self.spread)
+
+    def describe(self) -> str:
+        gap = f"≥ {self.min_interval * 1e3:.0f} ms between sends"
+        if self.think_ms <= 0:
+            return f"no think time, {gap}"
+        lo = self.think_ms * (1 - self.spread) / 1e3
+        hi = self.think_ms * (1 + self.spread) / 1e3
+        return f"think {lo:.2g}–{hi:.2g} s per action, {gap}"
+
+
+async def _pause(since: float, think: float, last_send: float, pacing: Pacing) -> None:
+    """Sleep until ``think`` s after ``since`` and ``min_interval`` after ``last_send``."""
+    wait = max(since + think, last_send + pacing.min_interval) - time.monotonic()
+    if wait > 0:
+        await asyncio.sleep(wait)
+
+
 @dataclass
 class GameResult:
     id: str
@@ -179,6 +230,7 @@ class GameResult:
     errors: list[str] = field(default_factory=list)
     latencies: list[float] = field(default_factory=list)
     sizes: list[tuple[int, int]] = field(default_factory=list)  # (sent, received) bytes
+    thinks: list[float] = field(default_factory=list)  # the think time before each send
 
 
 async def play_game(
@@ -188,7 +240,7 @@ async def play_game(
     cap: int,
     rng: random.Random,
     deadline: float,
-    min_interval: float,
+    pacing: Pacing,
 ) -> GameResult:
     res = GameResult(game_id)
     uri = f"ws://{HOST}:{port}/ws/games/{game_id}?token={token}"
@@ -212,6 +264,7 @@ async def play_game(
                     res.errors.append("timeout waiting for a state")
                     break
                 received = time.perf_counter()
+                arrived = time.monotonic()
                 msg = json.loads(raw)
                 if msg.get("type") == "error":
                     res.errors.append(f"{msg.get('status')}: {msg.get('message')}")
@@ -236,15 +289,15 @@ async def play_game(
                 if res.acked >= cap:
                     res.clean = True
                     break
-                wait = last_send + min_interval - time.monotonic()
-                if wait > 0:
-                    await asyncio.sleep(wait)
+                think = pacing.think(rng)
+                await _pause(arrived, think, last_send, pacing)
                 text = json.dumps(
                     {"type": "action", "version": version, "action": choose_action(rng, legal)}
                 )
                 last_send = time.monotonic()
                 pending = (time.perf_counter(), version, len(text))
                 last_sent_version = version
+                res.thinks.append(think)
                 await ws.send(text)
     except Exception as exc:  # a refused, dropped or malformed connection
         res.errors.append(f"{type(exc).__name__}: {exc}")
@@ -252,8 +305,14 @@ async def play_game(
 
 
 async def echo_client(
-    port: int, sizes: list[tuple[int, int]], deadline: float, min_interval: float
+    port: int,
+    sizes: list[tuple[int, int]],
+    thinks: list[float],
+    deadline: float,
+    pacing: Pacing,
 ) -> tuple[list[float], list[str]]:
+    """Replay one game's messages against the echo: the same sizes, the same think
+    times (each counted from the previous reply, as from a pushed state)."""
     latencies: list[float] = []
     errors: list[str] = []
     try:
@@ -264,10 +323,9 @@ async def echo_client(
             ping_interval=None,
         ) as ws:
             last_send = 0.0
+            since = time.monotonic()
             for seq, (sent, reply) in enumerate(sizes):
-                wait = last_send + min_interval - time.monotonic()
-                if wait > 0:
-                    await asyncio.sleep(wait)
+                await _pause(since, thinks[seq] if seq < len(thinks) else 0.0, last_send, pacing)
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
                     errors.append("time limit")
@@ -286,6 +344,7 @@ async def echo_client(
                     errors.append("timeout waiting for the echo")
                     break
                 latencies.append(time.perf_counter() - start)
+                since = time.monotonic()
                 if json.loads(raw).get("seq") != seq:
                     errors.append("echo out of order")
                     break
@@ -343,18 +402,46 @@ def _stored_human_actions(db_path: Path | None) -> dict[str, int] | None:
     return {str(g): int(n) for g, n in rows}
 
 
-async def _drive(
+@dataclass
+class Phase:
+    """One batch of games played at one pacing, checked against the stored log."""
+
+    results: list[GameResult]
+    elapsed: float
+    server_cpu: float  # cores busy in the server's main process while playing
+    versions: dict[str, int]  # each game's version as read back
+    lost: int
+    extra: int  # stored actions the client never saw acknowledged (after a clean stop)
+    log_checked: bool
+
+    @property
+    def latencies(self) -> list[float]:
+        return [x for r in self.results for x in r.latencies]
+
+    @property
+    def errors(self) -> list[str]:
+        return [e for r in self.results for e in r.errors]
+
+    @property
+    def acked(self) -> int:
+        return sum(r.acked for r in self.results)
+
+    @property
+    def all_actions(self) -> int:
+        return sum(self.versions.values())
+
+
+async def _play_phase(
     server_pid: int,
-    server_port: int,
-    echo_port: int,
+    port: int,
     games: int,
     actions: int,
     seed: int,
     time_limit: float,
-    min_interval: float,
+    pacing: Pacing,
     db_path: Path | None,
-) -> dict[str, Any]:
-    created = await _create_games(server_port, games, seed)
+) -> Phase:
+    created = await _create_games(port, games, seed)
     rng = random.Random(seed)
     cpu_before = cpu_seconds(server_pid)
     start = time.perf_counter()
@@ -363,13 +450,13 @@ async def _drive(
         await asyncio.gather(
             *(
                 play_game(
-                    server_port,
+                    port,
                     g["id"],
                     g["seats"][0]["token"],
                     actions,
                     random.Random(rng.getrandbits(32)),
                     deadline,
-                    min_interval,
+                    pacing,
                 )
                 for g in created
             )
@@ -382,10 +469,9 @@ async def _drive(
         if cpu_before is not None and cpu_after is not None and elapsed > 0
         else float("nan")
     )
-
     # Read back: a game that stopped on its own turn (or is over) is at rest.
     await asyncio.sleep(0.2)
-    versions = await _read_back(server_port, [r.id for r in results])
+    versions = await _read_back(port, [r.id for r in results])
     stored = _stored_human_actions(db_path)
     lost = extra = 0
     for r in results:
@@ -394,55 +480,111 @@ async def _drive(
             extra += max(0, versions[r.id] - r.observed)
         if stored is not None:
             lost += max(0, r.acked - stored.get(r.id, 0))
+    return Phase(results, elapsed, server_cpu, versions, lost, extra, stored is not None)
 
-    latencies = [x for r in results for x in r.latencies]
-    errors = [e for r in results for e in r.errors]
-    acked = sum(r.acked for r in results)
-    all_versions = sum(versions.values())
 
-    # The echo: the same connections, messages per connection, pacing and sizes.
+def _rate(n: int, elapsed: float) -> float:
+    return n / elapsed if elapsed > 0 else 0.0
+
+
+async def _drive(
+    server_pid: int,
+    server_port: int,
+    echo_port: int,
+    games: int,
+    actions: int,
+    seed: int,
+    time_limit: float,
+    pacing: Pacing,
+    db_path: Path | None,
+    saturation: bool = True,
+) -> dict[str, Any]:
+    paced = await _play_phase(
+        server_pid, server_port, games, actions, seed, time_limit, pacing, db_path
+    )
+    results = paced.results
+
+    # The echo: the same connections, messages per connection, think times and sizes.
     echo_start = time.perf_counter()
     echo_deadline = time.monotonic() + time_limit
     echo_runs = await asyncio.gather(
-        *(echo_client(echo_port, r.sizes, echo_deadline, min_interval) for r in results)
+        *(echo_client(echo_port, r.sizes, r.thinks, echo_deadline, pacing) for r in results)
     )
     echo_elapsed = time.perf_counter() - echo_start
     echo_lat = [x for lat, _ in echo_runs for x in lat]
     echo_errors = [e for _, errs in echo_runs for e in errs]
 
+    sat: Phase | None = None
+    sat_pacing = Pacing(think_ms=0.0, min_interval=pacing.min_interval)
+    if saturation:
+        sat = await _play_phase(
+            server_pid,
+            server_port,
+            games,
+            actions,
+            seed + games,
+            time_limit,
+            sat_pacing,
+            db_path,
+        )
+
+    latencies = paced.latencies
+    errors = paced.errors + (sat.errors if sat else [])
     sent_sizes = [s for r in results for s, _ in r.sizes]
     recv_sizes = [s for r in results for _, s in r.sizes]
+    thinks = [t for r in results for t in r.thinks]
     p99 = percentile(latencies, 99) * 1e3
     echo_p99 = percentile(echo_lat, 99) * 1e3
+    nan = float("nan")
     return {
         "games": games,
         "actions_cap": actions,
         "games_over": sum(r.over for r in results),
-        "actions": acked,
-        "all_actions": all_versions,
-        "elapsed_s": elapsed,
+        "actions": paced.acked,
+        "all_actions": paced.all_actions,
+        "elapsed_s": paced.elapsed,
         "p50_ms": percentile(latencies, 50) * 1e3,
         "p99_ms": p99,
-        "actions_per_s": acked / elapsed if elapsed > 0 else 0.0,
-        "all_actions_per_s": all_versions / elapsed if elapsed > 0 else 0.0,
+        "actions_per_s": _rate(paced.acked, paced.elapsed),
+        "all_actions_per_s": _rate(paced.all_actions, paced.elapsed),
         "errors": len(errors),
         "error_samples": sorted(set(errors))[:5],
-        "lost_actions": lost,
-        "unexpected_actions": extra,
-        "log_checked": stored is not None,
+        "lost_actions": paced.lost + (sat.lost if sat else 0),
+        "unexpected_actions": paced.extra + (sat.extra if sat else 0),
+        "log_checked": paced.log_checked,
         "echo_messages": len(echo_lat),
         "echo_p50_ms": percentile(echo_lat, 50) * 1e3,
         "echo_p99_ms": echo_p99,
-        "echo_per_s": len(echo_lat) / echo_elapsed if echo_elapsed > 0 else 0.0,
+        "echo_per_s": _rate(len(echo_lat), echo_elapsed),
         "echo_errors": len(echo_errors),
         "echo_error_samples": sorted(set(echo_errors))[:5],
-        "ratio_p99": p99 / echo_p99 if echo_p99 > 0 else float("nan"),
+        "ratio_p99": p99 / echo_p99 if echo_p99 > 0 else nan,
         "target_ratio": TARGET_RATIO,
         "sent_bytes_median": percentile([float(s) for s in sent_sizes], 50),
         "state_bytes_median": percentile([float(s) for s in recv_sizes], 50),
-        "min_interval_s": min_interval,
-        "server_cpu": server_cpu,  # cores busy in the server's main process while playing
+        "min_interval_s": pacing.min_interval,
+        "think_ms": pacing.think_ms,
+        "think_spread": pacing.spread,
+        "think_mean_s": sum(thinks) / len(thinks) if thinks else 0.0,
+        "pacing": pacing.describe(),
+        "server_cpu": paced.server_cpu,
+        "saturation": sat is not None,
+        "saturation_pacing": sat_pacing.describe(),
+        "saturation_actions": sat.acked if sat else 0,
+        "saturation_all_actions": sat.all_actions if sat else 0,
+        "saturation_actions_per_s": _rate(sat.acked, sat.elapsed) if sat else nan,
+        "saturation_all_actions_per_s": _rate(sat.all_actions, sat.elapsed) if sat else nan,
+        "saturation_p50_ms": percentile(sat.latencies, 50) * 1e3 if sat else nan,
+        "saturation_p99_ms": percentile(sat.latencies, 99) * 1e3 if sat else nan,
+        "saturation_errors": len(sat.errors) if sat else 0,
+        "saturation_lost_actions": sat.lost if sat else 0,
+        "saturation_server_cpu": sat.server_cpu if sat else nan,
     }
+
+
+def default_time_limit(actions: int, think_ms: float) -> float:
+    """Seconds allowed per phase: room for every think time three times over."""
+    return 120.0 + 3.0 * actions * max(think_ms, 0.0) / 1e3
 
 
 def run(
@@ -451,17 +593,26 @@ def run(
     port: int = 0,
     db: str | None = None,
     seed: int = 1,
-    time_limit: float = 120.0,
-    min_interval: float = MIN_INTERVAL_S,
+    time_limit: float | None = None,
+    think_ms: float = THINK_MS,
+    saturation: bool = True,
 ) -> dict[str, Any]:
     """Start the server and the echo, drive them, stop them; return the figures.
 
     ``games`` concurrent games (and as many echo connections), at most
-    ``actions`` scripted actions per game, each phase cut at ``time_limit`` s.
-    ``port`` 0 picks a free one; ``db`` defaults to SQLite in a temporary dir.
+    ``actions`` scripted actions per game, each phase cut at ``time_limit`` s
+    (default :func:`default_time_limit`).  ``think_ms``: the mean think time
+    before each scripted action (0: none, only the 60 ms spacing).
+    ``saturation``: also measure the throughput ceiling (phase 3).  ``port`` 0
+    picks a free one; ``db`` defaults to SQLite in a temporary dir.
     """
     if games < 1 or actions < 1:
         raise ValueError("games and actions must be at least 1")
+    if think_ms < 0:
+        raise ValueError("think_ms must be at least 0")
+    if time_limit is None:
+        time_limit = default_time_limit(actions, think_ms)
+    pacing = Pacing(think_ms=think_ms)
     with tempfile.TemporaryDirectory(prefix="erebus-bench-") as tmp:
         tmpdir = Path(tmp)
         db_path: Path | None = None
@@ -507,8 +658,9 @@ def run(
                     actions,
                     seed,
                     time_limit,
-                    min_interval,
+                    pacing,
                     db_path,
+                    saturation,
                 )
             )
         finally:
@@ -546,12 +698,35 @@ def render(r: dict[str, Any]) -> Table:
         f"[{'green' if ok else 'red'}]{r['ratio_p99']:.2f}×[/]",
         "1×",
     )
+    if r["saturation"]:
+        table.add_section()
+        table.add_row(
+            "saturation: actions / s (client; all)",
+            f"{r['saturation_actions_per_s']:,.0f}; {r['saturation_all_actions_per_s']:,.0f}",
+            "—",
+        )
+        table.add_row(
+            "saturation: p50; p99 (ms, queueing)",
+            f"{_ms(r['saturation_p50_ms'])}; {_ms(r['saturation_p99_ms'])}",
+            "—",
+        )
+        table.add_row(
+            "saturation: errors; lost",
+            f"{r['saturation_errors']}; {r['saturation_lost_actions']}",
+            "—",
+        )
+    sat = (
+        f"; saturation: {r['saturation_pacing']}, server "
+        f"{r['saturation_server_cpu'] * 100:.0f}% of a core"
+        if r["saturation"]
+        else ""
+    )
     table.caption = (
-        f"{r['games_over']} games finished, {r['all_actions']:,} actions stored "
-        f"in {r['elapsed_s']:.1f} s; messages ~{r['sent_bytes_median']:.0f} B out, "
-        f"~{r['state_bytes_median']:.0f} B back; ≥ {r['min_interval_s'] * 1e3:.0f} ms "
-        f"between sends per connection (server limit {WS_RATE}/s); server process "
-        f"{r['server_cpu'] * 100:.0f}% of a core while playing"
+        f"paced: {r['pacing']} (mean {r['think_mean_s']:.2f} s; the echo replays the same "
+        f"think times); {r['games_over']} games finished, {r['all_actions']:,} actions "
+        f"stored in {r['elapsed_s']:.1f} s; messages ~{r['sent_bytes_median']:.0f} B out, "
+        f"~{r['state_bytes_median']:.0f} B back; server process "
+        f"{r['server_cpu'] * 100:.0f}% of a core while playing{sat}"
     )
     return table
 
@@ -561,12 +736,17 @@ def main(
     actions: int = 40,
     port: int = 0,
     db: str | None = None,
+    think_ms: float = THINK_MS,
+    saturation: bool = True,
     console: Console | None = None,
 ) -> int:
     """Print the table; exit code 1 on errors or lost actions (the ratio is only shown)."""
     console = console or Console()
-    console.print(f"starting the server and the echo; {games} games…")
-    r = run(games=games, actions=actions, port=port, db=db)
+    pacing = Pacing(think_ms=think_ms)
+    console.print(f"starting the server and the echo; {games} games, {pacing.describe()}…")
+    r = run(
+        games=games, actions=actions, port=port, db=db, think_ms=think_ms, saturation=saturation
+    )
     console.print(render(r))
     for label, samples in (("server", r["error_samples"]), ("echo", r["echo_error_samples"])):
         for s in samples:
@@ -582,11 +762,19 @@ def _cli(argv: list[str] | None = None) -> int:
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--actions", type=int, default=40)
+    parser.add_argument("--think-ms", type=float, default=THINK_MS)
+    parser.add_argument("--no-saturation", action="store_true")
     args = parser.parse_args(argv)
     if args.mode == "echo":
         run_echo_server(args.port or free_port())
         return 0
-    return main(games=args.games, actions=args.actions, port=args.port)
+    return main(
+        games=args.games,
+        actions=args.actions,
+        port=args.port,
+        think_ms=args.think_ms,
+        saturation=not args.no_saturation,
+    )
 
 
 if __name__ == "__main__":

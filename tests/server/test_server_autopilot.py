@@ -8,8 +8,8 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from conftest import HBB, new_game
 from fastapi.testclient import TestClient
+from server_helpers import HBB, new_game
 from test_server_ws import recv
 
 from erebus.server.app import create_app

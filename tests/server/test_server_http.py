@@ -7,8 +7,8 @@ import logging
 import sqlite3
 from typing import Any
 
-from conftest import HBB, new_game, play, wait_turn
 from fastapi.testclient import TestClient
+from server_helpers import HBB, new_game, play, wait_turn
 
 from erebus.games import northwest
 from erebus.server.app import RedactTokens

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from conftest import HBB, make_client, new_game, play, undoable, wait_turn
+from server_helpers import HBB, make_client, new_game, play, undoable, wait_turn
 from sqlalchemy import inspect, text
 
 from erebus.games import northwest

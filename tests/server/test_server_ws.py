@@ -6,8 +6,8 @@ import json
 from typing import Any
 
 import pytest
-from conftest import new_game
 from fastapi.testclient import TestClient
+from server_helpers import new_game
 from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
@@ -113,3 +113,55 @@ def test_ws_unknown_game_and_bad_token(client: TestClient) -> None:
         assert ws.receive_json()["status"] == 403
         with pytest.raises(WebSocketDisconnect):
             ws.receive_json()
+
+
+def _merge(events: list[Any], msg: Any) -> list[Any]:
+    """What a client does with a state's events (see ``applyState`` in app.js)."""
+    if msg["events_since"] is None:
+        return list(msg["events"])
+    return [e for e in events if e["version"] <= msg["events_since"]] + msg["events"]
+
+
+def test_ws_pushes_only_the_new_events(client: TestClient) -> None:
+    """After the first state of a connection, a push carries the events after the
+    previous push (``events_since``); after an undo, the whole list again.  Merged,
+    they are always the list an HTTP read gives."""
+    from server_helpers import undoable
+
+    g = new_game(client, TWO)
+    gid, toks = g["id"], [s["token"] for s in g["seats"]]
+    with (
+        client.websocket_connect(f"/ws/games/{gid}?token={toks[0]}") as w0,
+        client.websocket_connect(f"/ws/games/{gid}") as spec,
+    ):
+        first = recv(w0, "state")
+        assert first["events_since"] is None
+        assert recv(spec, "state")["events_since"] is None
+        mine, theirs = first["events"], list(first["events"])
+        version = 0
+        for i in range(7):
+            cur = client.get(f"/api/games/{gid}").json()["current_player"]
+            s = client.get(f"/api/games/{gid}?token={toks[cur]}").json()
+            # the last one can be taken back (the draft before it cannot)
+            action = undoable(s["legal_actions"]) if i == 6 else s["legal_actions"][0]
+            r = client.post(
+                f"/api/games/{gid}/actions?token={toks[cur]}",
+                json={"version": version, "action": action},
+            )
+            assert r.status_code == 200, r.text
+            version += 1
+            push, spush = recv(w0, "state"), recv(spec, "state")
+            assert push["version"] == spush["version"] == version
+            assert push["events_since"] == version - 1
+            assert all(e["version"] == version for e in push["events"])
+            mine, theirs = _merge(mine, push), _merge(theirs, spush)
+            http = client.get(f"/api/games/{gid}").json()
+            assert http["events_since"] is None
+            assert mine == theirs == http["events"]
+        # an undo rolls the list back: the whole list comes again
+        cur = client.get(f"/api/games/{gid}").json()["current_player"]
+        r = client.post(f"/api/games/{gid}/undo?token={toks[cur]}", json={"version": version})
+        assert r.status_code == 200, r.text
+        push = recv(w0, "state")
+        assert push["events_since"] is None and push["events"][-1]["type"] == "Undone"
+        assert _merge(mine, push) == client.get(f"/api/games/{gid}").json()["events"]

@@ -3,6 +3,14 @@
 ``create_app(db_url=None)`` — ``db_url`` defaults to ``$DATABASE_URL``, then
 ``sqlite:///var/erebus.db``.  Seat tokens travel in the query string
 (``?token=…``); they are never stored (only their SHA-256) nor logged.
+
+WebSocket ``/ws/games/{id}``: the server sends ``{"type": "chat_history", "chat":
+[…]}`` (the newest chat lines), then ``{"type": "state", …}`` (the shape of ``GET
+/api/games/{id}``, every recent event, ``"events_since": null``) and a state after
+every change, whose ``events`` are those after version ``events_since`` (the
+previous state's; ``null``: the whole list, after an undo); also ``chat``, ``error``
+and ``pong`` messages.  It accepts ``action``, ``undo``, ``resume``, ``chat`` and
+``ping`` messages.
 """
 
 from __future__ import annotations
@@ -114,10 +122,19 @@ def create_app(db_url: str | None = None, settings: Settings | None = None) -> F
     async def my_games(tokens: str = "") -> dict[str, Any]:
         return {"games": await service.my_games(tokens.split(",")[:50])}
 
+    def _state(live: LiveGame, seat: int | None) -> Response:
+        return Response(live.encoded(seat)[0], media_type="application/json")
+
     @app.get("/api/games/{game_id}")
-    async def get_game(game_id: str, token: str | None = None) -> dict[str, Any]:
+    async def get_game(game_id: str, token: str | None = None) -> Response:
         live = await service.get(game_id)
-        return live.payload(live.seat_of(token))
+        return _state(live, live.seat_of(token))
+
+    @app.get("/api/games/{game_id}/chat")
+    async def get_chat(game_id: str) -> dict[str, Any]:
+        """The newest chat lines (anyone with the game's link may read them)."""
+        live = await service.get(game_id)
+        return {"chat": list(live.chat)}
 
     @app.post("/api/games/{game_id}/actions")
     async def post_action(request: Request, game_id: str, token: str | None = None) -> Any:
@@ -129,7 +146,7 @@ def create_app(db_url: str | None = None, settings: Settings | None = None) -> F
         if not isinstance(body, dict) or "action" not in body or "version" not in body:
             raise ApiError(400, 'the body must be {"version": n, "action": {...}}')
         await service.act(live, seat, body["version"], body["action"])
-        return live.payload(seat)
+        return _state(live, seat)
 
     @app.post("/api/games/{game_id}/undo")
     async def post_undo(request: Request, game_id: str, token: str | None = None) -> Any:
@@ -141,7 +158,7 @@ def create_app(db_url: str | None = None, settings: Settings | None = None) -> F
         if not isinstance(body, dict) or "version" not in body:
             raise ApiError(400, 'the body must be {"version": n}')
         await service.undo(live, seat, body["version"])
-        return live.payload(seat)
+        return _state(live, seat)
 
     @app.post("/api/games/{game_id}/rematch")
     async def rematch(game_id: str, token: str | None = None) -> Any:
@@ -201,17 +218,23 @@ def create_app(db_url: str | None = None, settings: Settings | None = None) -> F
 
 async def _sender(ws: WebSocket, live: LiveGame, sub: Subscriber) -> None:
     try:
-        await ws.send_json({"type": "state", **live.payload(sub.seat)})
+        # The recent chat first (a reconnecting client replaces its own), then the state
+        # with every recent event; later states carry only the events after the last one
+        # sent (``events_since``), unless an undo rolled the list back.
+        await ws.send_json({"type": "chat_history", "chat": list(live.chat)})
         while True:
-            msg = await sub.queue.get()
-            if msg is None:
-                while not sub.queue.empty() and sub.queue._queue[0] is None:  # type: ignore[attr-defined]
-                    sub.queue.get_nowait()  # coalesce state pushes
-                await ws.send_json({"type": "state", **live.payload(sub.seat)})
-            elif msg.get("type") == "closing":
-                await ws.close(code=1012)
-                return
-            else:
+            version = live.version
+            await ws.send_text(live.encoded(sub.seat, sub.sent_version)[1])
+            sub.sent_version = version
+            while True:
+                msg = await sub.queue.get()
+                if msg is None:
+                    while not sub.queue.empty() and sub.queue._queue[0] is None:  # type: ignore[attr-defined]
+                        sub.queue.get_nowait()  # coalesce state pushes
+                    break
+                if msg.get("type") == "closing":
+                    await ws.close(code=1012)
+                    return
                 await ws.send_json(msg)
     except (WebSocketDisconnect, RuntimeError):
         return
@@ -262,7 +285,7 @@ async def _receiver(ws: WebSocket, service: GameService, live: LiveGame, sub: Su
                     raise ApiError(403, "spectators have no seat to take back")
                 service.reclaim(live, sub.seat)
             elif kind == "chat":
-                service.chat(live, sub.seat, data.get("text"))
+                await service.chat(live, sub.seat, data.get("text"))
             elif kind == "ping":
                 sub.queue.put_nowait({"type": "pong"})
             else:

@@ -3,8 +3,21 @@ turns, bots and change notification.
 
 One :class:`LiveGame` per game in this process holds the current state (rebuilt
 by replaying the log on first use), recent events in words and the WebSocket
-subscribers.  An action is checked on a copy, committed to the database, and
-only then made visible and broadcast.
+subscribers.  An action is checked on a copy, committed to the database (one
+commit per action), and only then made visible and broadcast.
+
+What a seat sees is encoded to JSON once per change of the game and shared by every
+subscriber of that seat and every HTTP read (:meth:`LiveGame.encoded`); only the seat
+to move gets its legal actions.  A WebSocket gets the recent events in full once,
+then with each push only the events after the previous push (``events_since``), or
+the full list again after an undo.  Easy (random) bots choose in this process: their
+move depends only on the legal actions, and a worker process would cost more to
+reach than the choice itself.
+
+Chat: seated players post lines (at most ``CHAT_MAX`` characters); each is stored
+(table ``chat``, revision 0003) before it is broadcast, and a (re)connecting
+WebSocket first gets the newest ``CHAT_HISTORY`` lines.  Spectators read the chat
+but do not post (their links are public, so posting would be anonymous).
 
 Undo: the seat to move may take back its own actions of the current turn, one at a
 time, back to the last action that revealed hidden information (a tile from the bag)
@@ -21,20 +34,34 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hmac
+import json
 import logging
 import secrets
 import time
 from collections import deque
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from erebus.bots import LEVELS
 from erebus.bots.base import BotSpec
 from erebus.bots.pool import BotPool, choose_from_view
+from erebus.bots.random_bot import RandomBot
 from erebus.core import IllegalAction
 from erebus.games import GAMES, get_game
-from erebus.server.storage import GameRecord, SeatInfo, StaleVersion, Storage, hash_token
+from erebus.server.storage import (
+    ChatEntry,
+    GameRecord,
+    SeatInfo,
+    StaleVersion,
+    Storage,
+    hash_token,
+)
+
+T = TypeVar("T")
 
 # Events after which an action cannot be taken back: they reveal hidden information
 # (a tile from the bag), or the turn or the round moves on.
@@ -60,7 +87,17 @@ def is_barrier(seat: int, after: Any, events: list[Any]) -> bool:
 log = logging.getLogger("erebus.server")
 
 RECENT_EVENTS = 60
-CHAT_MAX = 500
+CHAT_MAX = 500  # characters per chat line
+CHAT_HISTORY = 100  # chat lines kept in memory and sent to a (re)connecting client
+
+
+def _dumps(obj: Any) -> str:
+    """Compact JSON, as Starlette's ``send_json`` and FastAPI's responses write it."""
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+
+
+def chat_message(entry: ChatEntry) -> dict[str, Any]:
+    return {"type": "chat", "seat": entry.seat, "name": entry.name, "text": entry.text}
 
 
 class ApiError(Exception):
@@ -87,6 +124,7 @@ class Settings:
 class Subscriber:
     seat: int | None
     queue: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
+    sent_version: int | None = None  # the version of the last state sent to it
 
 
 @dataclass
@@ -112,6 +150,15 @@ class LiveGame:
     score_log: list[tuple[int, int, int, str]] = field(default_factory=list)
     move_started: float = field(default_factory=time.monotonic)
     watch_task: asyncio.Task[None] | None = None
+    # The newest chat lines (stored in the database), oldest first.
+    chat: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=CHAT_HISTORY))
+    # The version at which ``events`` was last rolled back (an undo): a client that saw
+    # an older version needs the whole list again, not the events after its version.
+    events_reset: int = 0
+    # Serialized payloads per (seat, events_since) for the current ``_cache_key``: every
+    # subscriber of a seat and every HTTP read share one encoding.
+    _cache: dict[tuple[int | None, int | None], tuple[str, str]] = field(default_factory=dict)
+    _cache_key: tuple[Any, ...] = ()
 
     @property
     def id(self) -> str:
@@ -131,9 +178,29 @@ class LiveGame:
         cur = self.state.current_player
         return cur is not None and (self.record.seats[cur].kind == "bot" or cur in self.autopilot)
 
-    def payload(self, seat: int | None) -> dict[str, Any]:
+    def events_after(self, since: int | None) -> tuple[list[dict[str, Any]], int | None]:
+        """(events, events_since): the events newer than version ``since`` if a client
+        that has every event up to ``since`` can append them to its list, else all the
+        recent events and None (replace your list)."""
+        ev = self.events
+        if since is None or not self.events_reset <= since <= self.version:
+            return list(ev), None
+        if len(ev) == ev.maxlen and ev[0]["version"] > since:
+            return list(ev), None  # some of the events after ``since`` were dropped
+        out = []
+        for e in reversed(ev):
+            if e["version"] <= since:
+                break
+            out.append(e)
+        out.reverse()
+        return out, since
+
+    def payload(self, seat: int | None, since: int | None = None) -> dict[str, Any]:
+        """What a seat (None: a spectator) sees.  ``since``: the version of the last
+        payload this client got, whose events it keeps (see :meth:`events_after`)."""
         st = self.state
         mine = seat is not None and st.current_player == seat and not st.is_over
+        events, events_since = self.events_after(since)
         return {
             "id": self.id,
             "game": self.record.game,
@@ -155,13 +222,30 @@ class LiveGame:
                 }
                 for s in self.record.seats
             ],
-            "events": list(self.events),
+            "events": events,
+            "events_since": events_since,
             "rematch": self.rematch_id,
             "score_rounds": list(self.score_rounds),
             "score_sources": self.score_sources(),
             "can_undo": mine and bool(self.undo_stack),
             "clock_s": self.record.options.get("clock_s"),
         }
+
+    def encoded(self, seat: int | None, since: int | None = None) -> tuple[str, str]:
+        """(``payload(seat, since)`` as JSON, the same as a WebSocket ``state`` message),
+        built once per change of the game and shared.  The key holds everything a
+        payload depends on besides its arguments: the version (state, events, scores,
+        undo), the seats the autopilot plays and the rematch."""
+        key = (self.version, tuple(sorted(self.autopilot)), self.rematch_id)
+        if key != self._cache_key:
+            self._cache.clear()
+            self._cache_key = key
+        out = self._cache.get((seat, since))
+        if out is None:
+            body = _dumps(self.payload(seat, since))
+            out = (body, '{"type":"state",' + body[1:])
+            self._cache[seat, since] = out
+        return out
 
     def add_events(self, version: int, events: list[Any]) -> None:
         for e in events:
@@ -213,6 +297,7 @@ class LiveGame:
         kept, self.state, self.events = self.undo_stack.pop()
         self.score_log = [x for x in self.score_log if x[0] <= kept]
         self.version += 1
+        self.events_reset = self.version
         self.move_started = time.monotonic()
         self.events.append(
             {
@@ -270,6 +355,19 @@ class GameService:
         self._load_lock = asyncio.Lock()
         self._pool: BotPool | None = None
         self._closing = False
+        # Writes: on the event loop where the storage says they are quick (SQLite: an
+        # append to its log, ~0.2 ms, cheaper than two thread hops and the GIL
+        # hand-overs they cost), else on a few threads of their own.
+        self._writer: ThreadPoolExecutor | None = None
+        if not storage.inline_writes:
+            self._writer = ThreadPoolExecutor(4, thread_name_prefix="erebus-db")
+
+    async def _write(self, fn: Callable[..., T], *args: Any) -> T:
+        """Make a storage write; returns once it is committed."""
+        if self._writer is None:
+            return fn(*args)
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._writer, functools.partial(fn, *args))
 
     # ---------------------------------------------------------- lifecycle
 
@@ -287,6 +385,8 @@ class GameService:
         if self._pool is not None:
             await asyncio.to_thread(self._pool.close)
             self._pool = None
+        if self._writer is not None:
+            await asyncio.to_thread(self._writer.shutdown, True)
 
     # -------------------------------------------------------------- games
 
@@ -343,7 +443,7 @@ class GameService:
             else:
                 tokens.append(None)
                 seats.append(SeatInfo(i, kind, level, None))
-        await asyncio.to_thread(self.storage.create_game, game_id, game, players, seed, opts, seats)
+        await self._write(self.storage.create_game, game_id, game, players, seed, opts, seats)
         live = await self.get(game_id)
         self._kick_bots(live)
         return {
@@ -401,6 +501,7 @@ class GameService:
                 events = new.apply(e.action)
                 live.publish_action(e.seat, e.kind, new, events)
         live.rematch_id = record.rematch_id
+        live.chat.extend(chat_message(c) for c in self.storage.recent_chat(game_id, CHAT_HISTORY))
         return live
 
     def _forget(self, game_id: str) -> None:
@@ -463,7 +564,7 @@ class GameService:
                 )
             undoes = live.undo_stack[-1][0]
             try:
-                await asyncio.to_thread(
+                await self._write(
                     self.storage.append_action,
                     live.id,
                     live.version,
@@ -489,7 +590,7 @@ class GameService:
         except ValueError as exc:  # IllegalAction is a ValueError
             raise ApiError(400, str(exc)) from exc
         try:
-            await asyncio.to_thread(
+            await self._write(
                 self.storage.append_action,
                 live.id,
                 live.version,
@@ -603,6 +704,13 @@ class GameService:
         return BotSpec(name, seed, None, None)
 
     async def _choose(self, spec: BotSpec, state: Any, salt: int) -> Any:
+        if spec.name == "random":
+            # The easy bot looks at the legal actions only (public information, the same
+            # list as a determinized world's): choosing here costs microseconds, while a
+            # trip to a worker process costs a view, two pickles and a pipe each way.
+            # The seed is the one ``choose_from_view`` would use, so the moves are too.
+            seed = (spec.seed or 0) * 1_000_003 + salt
+            return RandomBot(BotSpec(spec.name, seed)).choose(state)
         if self.settings.bot_mode == "inline":
             view = state.view(state.current_player)
             data = await asyncio.to_thread(choose_from_view, spec, state.game, view, salt)
@@ -614,8 +722,10 @@ class GameService:
     async def _run_bots(self, live: LiveGame) -> None:
         try:
             while not self._closing and self._games.get(live.id) is live and live.is_bot_turn():
-                if self.settings.bot_delay_s:
-                    await asyncio.sleep(self.settings.bot_delay_s)
+                # Let the other tables run between two bot moves: an easy bot's move and
+                # a SQLite commit need no await, so a whole bot turn would otherwise
+                # hold the event loop.
+                await asyncio.sleep(self.settings.bot_delay_s)
                 seat = live.state.current_player
                 version = live.version
                 assert seat is not None
@@ -666,7 +776,7 @@ class GameService:
                 }
                 created = await self.create(body, rematch_of=live)
                 new_id = created["id"]
-                if not await asyncio.to_thread(self.storage.set_rematch, live.id, new_id):
+                if not await self._write(self.storage.set_rematch, live.id, new_id):
                     self._forget(live.id)
                     fresh = await self.get(live.id)
                     new_id = fresh.rematch_id or new_id
@@ -705,14 +815,22 @@ class GameService:
             for g, seat in rows
         ]
 
-    def chat(self, live: LiveGame, seat: int | None, text: Any) -> None:
+    async def chat(self, live: LiveGame, seat: int | None, text: Any) -> None:
+        """Store a chat line, then broadcast it.  Only seated players may chat;
+        spectators read along (they get the history and every new line)."""
         if seat is None:
-            raise ApiError(403, "spectators cannot chat")
+            raise ApiError(403, "spectators can read the chat but not write to it")
         if not isinstance(text, str) or not text.strip():
             raise ApiError(400, "chat text must be a non-empty string")
+        text = text.strip()
         if len(text) > CHAT_MAX:
-            raise ApiError(400, f"chat text is limited to {CHAT_MAX} characters")
-        live.notify({"type": "chat", "seat": seat, "name": live.names[seat], "text": text.strip()})
+            raise ApiError(
+                400, f"chat text is limited to {CHAT_MAX} characters (this one has {len(text)})"
+            )
+        entry = await self._write(self.storage.append_chat, live.id, seat, live.names[seat], text)
+        msg = chat_message(entry)
+        live.chat.append(msg)
+        live.notify(msg)
 
 
 __all__ = ["ApiError", "GameService", "IllegalAction", "LiveGame", "Settings"]

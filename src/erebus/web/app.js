@@ -260,7 +260,6 @@ async function sendAction(action) {
   } catch (e) { toast(String(e)); }
 }
 // Undo (this turn, until a draw from the bag) and the autopilot's hand-back.
-function tOr(key, fallback, params = {}) { const s = t(key, params); return s === key ? fallback : s; }
 async function sendUndo() {
   if (APP.ws && APP.wsOk) { APP.ws.send(JSON.stringify({ type: "undo", version: APP.version })); return; }
   const q = APP.token ? `?token=${encodeURIComponent(APP.token)}` : "";
@@ -278,11 +277,12 @@ function sendResume() { if (APP.ws && APP.wsOk) APP.ws.send(JSON.stringify({ typ
 function autopilotBadge(i) {
   const p = APP.players && APP.players[i];
   if (!p || !p.autopilot) return null;
-  const b = h("span", { class: "status autopilot", "data-testid": `autopilot-${i}` }, tOr("autopilot_for", `bot is playing for ${seatName(i)}`, { name: seatName(i) }));
+  const b = h("span", { class: "status autopilot", "data-testid": `autopilot-${i}` }, t("autopilot_for", { name: seatName(i) }));
   if (i !== APP.seat) return b;
-  return h("span", {}, b, " ", h("button", { class: "btn small", onclick: sendResume }, tOr("take_back_seat", "Take over again")));
+  return h("span", {}, b, " ", h("button", { class: "btn small", onclick: sendResume }, t("take_back_seat")));
 }
 function errText(txt) { try { const j = JSON.parse(txt); return j.detail || j.error || j.message || txt; } catch { return txt; } }
+const CHAT_MAX = 500; // characters per chat line (the server's limit, erebus.server.service.CHAT_MAX)
 function sendChat(text) {
   if (APP.ws && APP.wsOk) APP.ws.send(JSON.stringify({ type: "chat", text }));
   else toast(t("chat_offline"));
@@ -290,26 +290,36 @@ function sendChat(text) {
 
 function onServerMessage(m) {
   if (!m) return;
-  if (m.type === "chat") { APP.chat.push(m); renderLog(); return; }
+  if (m.type === "chat") { APP.chat.push(m); APP.chat = APP.chat.slice(-100); renderLog(); return; }
+  if (m.type === "chat_history") { APP.chat = m.chat || []; renderLog(); return; }
   if (m.type === "error") { toast(t("error_action", { msg: m.message || m.detail || m.text || "" })); if (m.view) applyState(m); return; }
   if (m.view) applyState(m);
 }
 function applyState(m) {
-  const old = APP.version;
+  const sameGame = !!(APP.msg && APP.msg.id === m.id);
   APP.msg = m; APP.view = m.view; APP.legal = m.legal_actions || [];
   APP.seat = m.seat ?? m.view.seat ?? null;
   APP.version = m.version ?? APP.version;
   if (m.players) APP.players = m.players;
   if (m.chat) APP.chat = m.chat;
   const evs = m.events || [];
-  if (evs.length) {
-    // Full history (first event equal to ours) replaces; otherwise the events are new ones.
-    const raw = APP.rawEvents || (APP.rawEvents = []);
-    const same = raw.length && JSON.stringify(evs[0]) === JSON.stringify(raw[0]);
-    if (!raw.length || (same && evs.length >= raw.length)) APP.rawEvents = evs.slice();
-    else if (m.version !== old) raw.push(...evs);
-    APP.events = APP.rawEvents.map(normEvent);
+  if (m.events_since == null) {
+    if (m.events) {
+      // The recent history (HTTP, a new WebSocket, after an undo) replaces ours from its
+      // first event on; older ones we kept are the same for everybody.
+      const first = evs.length ? evs[0].version : 0;
+      const older = sameGame && APP.rawEvents ? APP.rawEvents.filter((e) => e.version < first) : [];
+      APP.rawEvents = older.concat(evs); APP.eventsVersion = m.version;
+    }
+  } else if (APP.rawEvents && APP.eventsVersion != null && m.events_since <= APP.eventsVersion) {
+    // Only the events after version events_since: keep ours up to it, append these.
+    APP.rawEvents = APP.rawEvents.filter((e) => e.version <= m.events_since).concat(evs);
+    APP.eventsVersion = m.version;
+  } else {
+    // A gap (we never had the events up to events_since): fetch the whole state.
+    fetchState().then(onServerMessage).catch(() => { /* the next push or poll will do */ });
   }
+  APP.events = (APP.rawEvents || []).map(normEvent);
   // Keep a selection only if it is still meaningful.
   if (APP.sel && APP.sel.mode === "place") {
     const res = myReserve();
@@ -784,7 +794,7 @@ function actionPanel() {
   if (end) row.append(h("button", { class: "btn", onclick: () => sendAction(end) }, t("end_turn")));
   const pass = APP.legal.find((a) => a.type === "pass");
   if (pass) row.append(h("button", { class: "btn warn", onclick: () => { if (v.acted > 0 || confirm(t("confirm_pass"))) sendAction(pass); } }, t("pass")));
-  if (APP.msg && APP.msg.can_undo) row.append(h("button", { class: "btn", "data-testid": "undo", onclick: sendUndo }, "↶ ", tOr("undo", "Undo")));
+  if (APP.msg && APP.msg.can_undo) row.append(h("button", { class: "btn", "data-testid": "undo", onclick: sendUndo }, "↶ ", t("undo")));
   panel.append(row);
   // place controls
   if (APP.sel && APP.sel.mode === "place") {
@@ -1042,9 +1052,12 @@ function gameShell() {
         h("div", { class: "logbox" },
           h("h3", {}, t("log")),
           h("ol", { id: "log", class: "log", "aria-live": "polite" }),
-          h("form", { class: "chatform", onsubmit: (e) => { e.preventDefault(); const i = $("#chatin"); if (i.value.trim()) sendChat(i.value.trim()); i.value = ""; } },
-            h("input", { id: "chatin", placeholder: t("chat_placeholder"), "aria-label": t("chat_placeholder"), maxlength: 300 }),
-            h("button", { class: "btn small" }, t("send")))))));
+          // Spectators read the chat (its recent history comes on connecting) but do not post.
+          APP.token
+            ? h("form", { class: "chatform", onsubmit: (e) => { e.preventDefault(); const i = $("#chatin"); if (i.value.trim()) sendChat(i.value.trim()); i.value = ""; } },
+              h("input", { id: "chatin", placeholder: t("chat_placeholder"), "aria-label": t("chat_placeholder"), maxlength: CHAT_MAX }),
+              h("button", { class: "btn small" }, t("send")))
+            : h("p", { class: "chatnote", "data-testid": "chat-spectator" }, t("chat_spectator"))))));
   renderStatusDot();
 }
 
