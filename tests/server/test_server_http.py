@@ -127,6 +127,12 @@ def test_bad_create_requests(client: TestClient) -> None:
         assert client.post("/api/games", json=body).status_code == 400, body
 
 
+def test_games_without_a_browser_client_are_refused_with_a_pointer(client: TestClient) -> None:
+    r = client.post("/api/games", json={"game": "iceandsnow", "players": 2})
+    assert r.status_code == 400
+    assert "erebus play --game iceandsnow" in r.json()["detail"]
+
+
 def test_spectators_read_only_and_views_hide_secrets(client: TestClient) -> None:
     seed = 987_654_321_987
     g = new_game(client, [{"kind": "human"}, {"kind": "human"}], seed=seed)

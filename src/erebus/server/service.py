@@ -51,7 +51,7 @@ from erebus.bots.base import BotSpec
 from erebus.bots.pool import BotPool, choose_from_view
 from erebus.bots.random_bot import RandomBot
 from erebus.core import IllegalAction
-from erebus.games import GAMES, get_game
+from erebus.games import get_game
 from erebus.server.storage import (
     ChatEntry,
     GameRecord,
@@ -60,6 +60,10 @@ from erebus.server.storage import (
     Storage,
     hash_token,
 )
+
+#: Games the browser table can show.  Through Ice and Snow has an engine, bots and
+#: terminal play but no browser client yet, so the server refuses it.
+WEB_GAMES = ("northwest",)
 
 T = TypeVar("T")
 
@@ -394,8 +398,12 @@ class GameService:
         if not isinstance(body, dict):
             raise ApiError(400, "the request body must be a JSON object")
         game = body.get("game", "northwest")
-        if game not in GAMES:
-            raise ApiError(400, f"unknown game {game!r}; choose one of {', '.join(GAMES)}")
+        if game not in WEB_GAMES:
+            raise ApiError(
+                400,
+                f"game {game!r} cannot be played in the browser; choose one of "
+                f"{', '.join(WEB_GAMES)} (Through Ice and Snow: erebus play --game iceandsnow)",
+            )
         module = get_game(game)
         players = body.get("players", 3)
         if isinstance(players, bool) or players not in module.PLAYERS:
