@@ -55,9 +55,11 @@ class MctsBot:
         self.last_iterations = 0
         self._me = 0
         self._base = 0.0
+        self._root_only: set[Any] | None = None
 
     def choose(self, state: Any) -> Any:
         world, legal = seat_world(state, self.rng)
+        self._root_only = None
         if len(legal) == 1:
             self.last_iterations = 0
             return legal[0]
@@ -66,6 +68,11 @@ class MctsBot:
         self._me = world.current_player
         self._base = module.heuristic(world, self._me)
         root = Node()
+        screen = int(getattr(module, "MCTS_ROOT_SCREEN", 0))
+        if screen and len(legal) > screen:
+            # Screen every candidate once on the root world (a greedy ply), then let
+            # the search spend its budget on the best few, in resampled worlds.
+            legal = self._screen(root, world, legal, screen, module)
         iterations = self.spec.iterations
         deadline = None
         if iterations is None:
@@ -84,6 +91,31 @@ class MctsBot:
         self.last_iterations = done
         best = max(root.children.items(), key=lambda kv: (kv[1].visits, kv[1].total))
         return best[0]
+
+    def _screen(
+        self, root: Node, world: Any, legal: list[Any], keep: int, module: Any
+    ) -> list[Any]:
+        """Value every root action once by the heuristic; keep the ``keep`` best as
+        the root's only children (``self._root_only``), already visited once."""
+        scored = []
+        for a in legal:
+            after = world.clone()
+            after.apply(a)
+            value = (
+                _terminal(module, after, self._me)
+                if after.is_over
+                else module.heuristic(after, self._me)
+            )
+            scored.append((value, a))
+        scored.sort(key=lambda va: -va[0])
+        best = [a for _, a in scored[:keep]]
+        for value, a in scored[:keep]:
+            child = Node()
+            child.visits = child.avail = 1
+            child.total = math.tanh((value - self._base) / _scale(module))
+            root.children[a] = child
+        self._root_only = set(best)
+        return best
 
     def _child(self, node: Node, world: Any, action: Any, mover: int, module: Any) -> list[float]:
         """Add ``action``'s child to ``node``, valued by evaluating its result once."""
@@ -111,6 +143,8 @@ class MctsBot:
                 rewards = self._evaluate(world, module)
                 break
             legal = candidates(module, world)
+            if node is root and self._root_only is not None:
+                legal = [a for a in legal if a in self._root_only] or legal
             children = node.children
             untried = []
             for a in legal:
