@@ -74,11 +74,13 @@ class Adapter(Protocol):
 class NorthwestAdapter:
     """Northwest Passage through its fixed action numbering."""
 
+    content: Any = None  # a northwest Content (default: the shipped one)
+
     def __post_init__(self) -> None:
         from erebus.games.northwest import encoding
         from erebus.games.northwest.content import default_content
 
-        self._content = default_content()
+        self._content = self.content or default_content()
         self._space = encoding.action_space(self._content)
         self._encoder = encoding.observation_encoder(self._content)
         self._bounds = encoding.observation_bounds(self._content)
@@ -138,6 +140,7 @@ class GameEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
         options: dict[str, Any] | None = None,
         render_mode: str | None = None,
         reward: str = "score",
+        adapter: Adapter | None = None,
     ) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -145,7 +148,7 @@ class GameEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
         if reward not in REWARD_MODES:
             raise ValueError(f"reward must be one of {', '.join(REWARD_MODES)}, not {reward!r}")
         self.game = game
-        self.adapter = adapter_for(game, players, options)
+        self.adapter = adapter if adapter is not None else adapter_for(game, players, options)
         self.metadata = {**self.metadata, "name": f"erebus_{game}_v0"}
         self.players = players
         self.render_mode = render_mode

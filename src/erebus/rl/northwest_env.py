@@ -57,24 +57,18 @@ sun track, board and player panels without colours) as a string.
 from __future__ import annotations
 
 import io
-import warnings
 from typing import Any
 
-import numpy as np
-from gymnasium import spaces
-from gymnasium.utils import seeding
-from pettingzoo import AECEnv  # type: ignore[import-untyped]
-
-from erebus.core.errors import IllegalAction
-from erebus.games.northwest import encoding
 from erebus.games.northwest.content import Content, default_content
-from erebus.games.northwest.state import State, new_game
+from erebus.games.northwest.state import State
+from erebus.rl.game_env import REWARD_MODES, GameEnv, NorthwestAdapter
 
-REWARD_MODES = ("score", "rank")
+__all__ = ["REWARD_MODES", "NorthwestEnv", "northwest_env", "render_text", "summary_text"]
 
 
-class NorthwestEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
-    """PettingZoo AEC environment of Northwest Passage (see the module docstring)."""
+class NorthwestEnv(GameEnv):
+    """PettingZoo AEC environment of Northwest Passage (see the module docstring):
+    :class:`~erebus.rl.game_env.GameEnv` with this game's fixed action numbering."""
 
     metadata: dict[str, Any] = {  # noqa: RUF012 - PettingZoo's convention
         "name": "erebus_northwest_v0",
@@ -89,153 +83,13 @@ class NorthwestEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
         reward: str = "score",
         content: Content | None = None,
     ) -> None:
-        super().__init__()
         self.content = content or default_content()
         if isinstance(players, bool) or players not in self.content.rules.arrow_tokens:
             choices = ", ".join(str(p) for p in sorted(self.content.rules.arrow_tokens))
             raise ValueError(f"players must be one of {choices}, not {players!r}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
-        if reward not in REWARD_MODES:
-            raise ValueError(f"reward must be one of {', '.join(REWARD_MODES)}, not {reward!r}")
-        self.players = players
-        self.render_mode = render_mode
-        self.reward_mode = reward
-        self._space = encoding.action_space(self.content)
-        self._encoder = encoding.observation_encoder(self.content)
-        n_actions = self._space.size
-        low, high = encoding.observation_bounds(self.content)
-        self.possible_agents: list[str] = [f"player_{i}" for i in range(players)]
-        self._seat = {a: i for i, a in enumerate(self.possible_agents)}
-        self.action_spaces: dict[str, spaces.Discrete] = {
-            a: spaces.Discrete(n_actions) for a in self.possible_agents
-        }
-        self.observation_spaces: dict[str, spaces.Dict] = {
-            a: spaces.Dict(
-                {
-                    "observation": spaces.Box(low=low, high=high, dtype=np.float32),
-                    "action_mask": spaces.Box(0, 1, shape=(n_actions,), dtype=np.int8),
-                }
-            )
-            for a in self.possible_agents
-        }
-        self.np_random: np.random.Generator | None = None
-        self.state_: State | None = None
-        self.agents: list[str] = []
-        self.rewards: dict[str, float] = {}
-        self._cumulative_rewards: dict[str, float] = {}
-        self.terminations: dict[str, bool] = {}
-        self.truncations: dict[str, bool] = {}
-        self.infos: dict[str, dict[str, Any]] = {}
-        self.agent_selection: str = self.possible_agents[0]
-        self._mask: np.ndarray[Any, np.dtype[np.int8]] | None = None
-        self._no_mask = np.zeros(n_actions, dtype=np.int8)
-
-    # ------------------------------------------------------------ spaces
-
-    def observation_space(self, agent: str) -> spaces.Dict:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Discrete:
-        return self.action_spaces[agent]
-
-    # ------------------------------------------------------------ episode
-
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        if seed is not None:
-            self.np_random, _ = seeding.np_random(int(seed))
-            game_seed = int(seed)
-        else:
-            if self.np_random is None:
-                self.np_random, _ = seeding.np_random()
-            game_seed = int(self.np_random.integers(0, 2**63 - 1))
-        self.state_ = new_game(self.players, game_seed, self.content)
-        self.agents = self.possible_agents[:]
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {} for a in self.agents}
-        self._skip_agent_selection = None
-        self._mask = None
-        self.agent_selection = self._agent_to_act()
-
-    def _state(self) -> State:
-        if self.state_ is None:
-            raise RuntimeError("call reset() before using the environment")
-        return self.state_
-
-    def _agent_to_act(self) -> str:
-        seat = self._state().current_player
-        return self.possible_agents[seat if seat is not None else 0]
-
-    def step(self, action: Any) -> None:
-        st = self._state()
-        agent = self.agent_selection
-        if self.terminations.get(agent) or self.truncations.get(agent):
-            self._was_dead_step(action)
-            return
-        if action is None:
-            raise ValueError(f"{agent} must act: None is only for terminated agents")
-        if isinstance(action, np.ndarray) and action.shape in ((), (1,)):
-            action = action.reshape(()).item()
-        if isinstance(action, bool) or not isinstance(action, int | np.integer):
-            raise ValueError(f"an action is an integer index, not {action!r}")
-        act = self._space.action(int(action))
-        try:
-            st.apply(act)
-        except IllegalAction as exc:
-            raise IllegalAction(f"action {int(action)} ({act}) is illegal: {exc}") from exc
-        self._mask = None
-        self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
-        if st.is_over:
-            self._finish(st)
-        else:
-            self.agent_selection = self._agent_to_act()
-        self._accumulate_rewards()
-
-    def _finish(self, st: State) -> None:
-        scores = st.scores()
-        ranking = st.ranking()
-        n = st.players
-        mean = sum(scores) / n
-        for a in self.agents:
-            seat = self._seat[a]
-            place = ranking.index(seat)
-            if self.reward_mode == "score":
-                self.rewards[a] = float(scores[seat] - mean)
-            else:
-                self.rewards[a] = 1.0 - 2.0 * place / (n - 1)
-            self.terminations[a] = True
-            self.infos[a] = {"score": scores[seat], "rank": place + 1}
-
-    # ------------------------------------------------------------ observation
-
-    def observe(self, agent: str) -> dict[str, np.ndarray[Any, Any]]:
-        st = self._state()
-        seat = self._seat[agent]
-        obs = self._encoder.encode(st, seat)
-        if st.is_over or st.current_player != seat:
-            mask = self._no_mask.copy()
-        else:
-            if self._mask is None:
-                self._mask = self._space.mask(st)
-            mask = self._mask.copy()
-        return {"observation": obs, "action_mask": mask}
-
-    # ------------------------------------------------------------ display
-
-    def render(self) -> str | None:
-        if self.render_mode is None:
-            warnings.warn(
-                "render() called without a render_mode; use render_mode='ansi'", stacklevel=2
-            )
-            return None
-        return render_text(self._state())
-
-    def close(self) -> None:
-        pass
+        super().__init__(
+            "northwest", players, None, render_mode, reward, NorthwestAdapter(self.content)
+        )
 
 
 def render_text(state: State, width: int = 160) -> str:
