@@ -72,6 +72,7 @@ T = TypeVar("T")
 HIDDEN_EVENTS = frozenset({"DisplayRefreshed", "DisplayRefilled", "TileDrafted"})
 TURN_EVENTS = frozenset({"TurnEnded", "Passed", "RoundStarted", "RoundEnded", "GameOver"})
 CLOCK_MAX_S = 24 * 3600.0
+QUIET_SPINS = 20  # passes of the event loop a bot move waits at most for a quiet one
 
 
 def is_barrier(seat: int, after: Any, events: list[Any]) -> bool:
@@ -357,6 +358,8 @@ class GameService:
         self.settings = settings or Settings()
         self._games: dict[str, LiveGame] = {}
         self._load_lock = asyncio.Lock()
+        # One bot at a time waits for a quiet moment of the event loop (see _quiet).
+        self._bot_gate = asyncio.Lock()
         self._pool: BotPool | None = None
         self._closing = False
         # Writes: on the event loop where the storage says they are quick (SQLite: an
@@ -727,6 +730,22 @@ class GameService:
             self._pool = BotPool(self.settings.bot_workers)
         return await self._pool.choose_async(spec, state, salt)
 
+    async def _quiet(self) -> None:
+        """Wait (a little) until nothing else is ready to run on the event loop.
+
+        Bot moves run at a lower priority than people's messages: an easy bot's move
+        and its commit hold the loop for a moment, and a message arriving meanwhile
+        would wait behind it.  One bot at a time (``_bot_gate``) yields until a pass
+        of the loop finds no other callback ready (I/O is polled between two passes),
+        at most ``QUIET_SPINS`` passes, so bots still move when the server is busy."""
+        loop = asyncio.get_running_loop()
+        ready = getattr(loop, "_ready", None)  # CPython's asyncio loop; else no wait
+        async with self._bot_gate:
+            for _ in range(QUIET_SPINS):
+                await asyncio.sleep(0)
+                if not ready:
+                    return
+
     async def _run_bots(self, live: LiveGame) -> None:
         try:
             while not self._closing and self._games.get(live.id) is live and live.is_bot_turn():
@@ -734,6 +753,7 @@ class GameService:
                 # a SQLite commit need no await, so a whole bot turn would otherwise
                 # hold the event loop.
                 await asyncio.sleep(self.settings.bot_delay_s)
+                await self._quiet()
                 seat = live.state.current_player
                 version = live.version
                 assert seat is not None
