@@ -593,8 +593,11 @@ class GameService:
             self._rearm(live)
         self._kick_bots(live)
 
-    async def _commit(self, live: LiveGame, seat: int, action: Any, kind: str = "action") -> None:
-        """Apply on a copy, store, then publish.  Caller holds ``live.lock``."""
+    async def _commit(
+        self, live: LiveGame, seat: int, action: Any, kind: str = "action", push: bool = True
+    ) -> None:
+        """Apply on a copy, store, then publish.  Caller holds ``live.lock``.
+        ``push=False``: the caller tells the subscribers later (a bot's turn)."""
         new = live.state.clone()
         try:
             events = new.apply(action)
@@ -614,7 +617,8 @@ class GameService:
             self._forget(live.id)
             raise ApiError(409, "the game moved on; reload it") from exc
         live.publish_action(seat, kind, new, events)
-        live.notify(None)
+        if push:
+            live.notify(None)
         self._rearm(live)
 
     # ---------------------------------------------------------- autopilot
@@ -747,8 +751,18 @@ class GameService:
                     return
 
     async def _run_bots(self, live: LiveGame) -> None:
+        """Play the bots' consecutive moves.  Each move is committed on its own (and
+        only then visible), but quick moves are pushed together: one state after the
+        last of them (or before a slow choice or a pause), carrying all their events."""
+        unpushed = False
         try:
             while not self._closing and self._games.get(live.id) is live and live.is_bot_turn():
+                seat = live.state.current_player
+                assert seat is not None
+                spec = self._spec(live, seat)
+                if unpushed and (self.settings.bot_delay_s > 0 or spec.name != "random"):
+                    live.notify(None)  # people should see each move of a slow turn
+                    unpushed = False
                 # Let the other tables run between two bot moves: an easy bot's move and
                 # a SQLite commit need no await, so a whole bot turn would otherwise
                 # hold the event loop.
@@ -756,7 +770,8 @@ class GameService:
                 await self._quiet()
                 seat = live.state.current_player
                 version = live.version
-                assert seat is not None
+                if seat is None or not live.is_bot_turn():
+                    break
                 action = await self._choose(self._spec(live, seat), live.state, version)
                 async with live.lock:
                     if (
@@ -766,14 +781,18 @@ class GameService:
                     ):
                         continue
                     try:
-                        await self._commit(live, seat, action, "bot")
+                        await self._commit(live, seat, action, "bot", push=False)
                     except ApiError as exc:
                         log.error("bot move rejected in game %s: %s", live.id, exc.message)
                         return
+                    unpushed = True
         except asyncio.CancelledError:
             raise
         except Exception:
             log.exception("bot failure in game %s", live.id)
+        finally:
+            if unpushed:
+                live.notify(None)
 
     async def wait_bots(self, live: LiveGame) -> None:
         """Until no bot is thinking (tests and shutdown)."""
