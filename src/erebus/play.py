@@ -49,6 +49,7 @@ from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
+from erebus import seats as seats_look
 from erebus.bots import LEVELS, make_bot
 from erebus.core.events import Event
 from erebus.games import GAMES, get_game
@@ -206,10 +207,10 @@ class GameUI:
         return list(getattr(state, "setup_events", []))
 
     def default_names(self, players: int) -> list[str]:
-        return render.default_names(players)
+        return seats_look.default_names(players)
 
     def player_style(self, seat: int) -> Style:
-        return render.player_style(seat)
+        return seats_look.player_style(seat)
 
     def action_from_json(self, data: Any) -> Any:
         return self.module.Action.from_json(data)
@@ -294,7 +295,7 @@ def _nw_event_text(ev: Event, names: Sequence[str]) -> Text:
         return Text(f"  {line}", Style(dim=True))
     t = Text("  ")
     if isinstance(seat, int):
-        t.append("● ", render.player_style(seat))
+        t.append("● ", seats_look.player_style(seat))
     style = Style(bold=True, color="#ffd24a") if isinstance(ev, ScoreChanged) else None
     if isinstance(ev, SledLost):
         style = Style(bold=True, color="#e06666")
@@ -361,7 +362,7 @@ class NorthwestUI(GameUI):
         seat = state.current_player
         crew = state.crew(seat)
         head = Text()
-        head.append(names[seat], render.player_style(seat))
+        head.append(names[seat], seats_look.player_style(seat))
         acted = state.view(None)["acted"]
         if state.round == 0:
             head.append(" drafts a tile from the display (free).")
@@ -449,11 +450,11 @@ class IceAndSnowUI(GameUI):
         return self.module.new_game(players, seed, options)
 
     def default_names(self, players: int) -> list[str]:
-        names: list[str] = self._render.default_names(players)
+        names: list[str] = seats_look.default_names(players)
         return names
 
     def player_style(self, seat: int) -> Style:
-        style: Style = self._render.player_style(seat)
+        style: Style = seats_look.player_style(seat)
         return style
 
     def describe(self, state: Any, action: Any) -> str:

@@ -70,9 +70,11 @@ from erebus.games.iceandsnow.layout import (
     F,
 )
 from erebus.games.iceandsnow.state import State
+from erebus.seats import (
+    default_names,
+    player_style,
+)
 
-PLAYER_COLOURS = ("#e0453a", "#4a86e8", "#e3a92b", "#3fb05a")
-PLAYER_COLOUR_NAMES = ("Red", "Blue", "Ochre", "Green")
 GOLD = Style(bold=True, color="#ffd24a")
 DIM = Style(color="#9a9a9a")
 WARN = Style(bold=True, color="#e06666")
@@ -159,19 +161,6 @@ _PHASES = {
 
 
 # ----------------------------------------------------------------- small helpers
-
-
-def player_colour(seat: int) -> str:
-    return PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
-
-
-def player_style(seat: int, bold: bool = True) -> Style:
-    return Style(color=player_colour(seat), bold=bold)
-
-
-def default_names(players: int) -> list[str]:
-    """Colour names, as in Northwest Passage."""
-    return [PLAYER_COLOUR_NAMES[s % len(PLAYER_COLOUR_NAMES)] for s in range(players)]
 
 
 def _names(state: State, names: Sequence[str] | None) -> list[str]:

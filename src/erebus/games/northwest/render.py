@@ -40,16 +40,14 @@ from rich.text import Text
 from erebus.core.events import Event
 from erebus.games.northwest.events import ScoreChanged
 from erebus.games.northwest.state import State
+from erebus.seats import (
+    default_names,
+    player_colour,
+    player_style,
+)
 
 # ----------------------------------------------------------------- palette
 
-PLAYER_COLOURS = ("#e0453a", "#4a86e8", "#e3a92b", "#3fb05a")
-"""Seat colours: red, blue, ochre, green.
-
-The fourth seat is green, not the box's white: a white badge vanishes on ice
-and snow, and every colour here must read on sea, land, ice and a dark terminal.
-"""
-PLAYER_COLOUR_NAMES = ("Red", "Blue", "Ochre", "Green")
 _PLAYER_INK = ("#ffffff", "#ffffff", "#000000", "#000000")
 
 SEA = "#2f6fab"
@@ -94,21 +92,6 @@ _BOX = {
 
 # Edge kinds between two squares, weakest first.
 _NONE, _GRID, _TILE = 0, 1, 2
-
-
-def player_colour(seat: int) -> str:
-    """The hex colour of ``seat`` (cycles if there were ever more than four seats)."""
-    return PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
-
-
-def player_style(seat: int, bold: bool = True) -> Style:
-    """Text style for a player's name: their colour on the terminal background."""
-    return Style(color=player_colour(seat), bold=bold)
-
-
-def default_names(players: int) -> list[str]:
-    """Colour names, so that a name always tells which pieces are yours."""
-    return [PLAYER_COLOUR_NAMES[s % len(PLAYER_COLOUR_NAMES)] for s in range(players)]
 
 
 def _names(state: State, names: Sequence[str] | None) -> list[str]:
