@@ -37,6 +37,7 @@ import json
 import os
 import random
 import secrets
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -178,8 +179,10 @@ class _Choice:
     groups: list[tuple[str, str, str, list[int]]]  # kind, key, label, 1-based numbers
 
 
-class GameUI:
-    """What the terminal loop needs to know about one game.  Subclasses fill it in."""
+class GameUI(ABC):
+    """What the terminal loop needs to know about one game.  Each game subclasses it
+    and must provide the four abstract pieces: its screen, its end-of-game table,
+    its grouped action menu and the menu's heading."""
 
     name = ""
     title = ""
@@ -229,6 +232,7 @@ class GameUI:
     def event_line(self, state: Any, ev: Event, names: Sequence[str]) -> Text:
         return Text("  " + ev.text(list(names)))
 
+    @abstractmethod
     def game_view(
         self,
         state: Any,
@@ -238,13 +242,15 @@ class GameUI:
         seat: int | None,
         log: Sequence[Event],
     ) -> RenderableType:
-        raise NotImplementedError
+        """Provided by each game."""
 
+    @abstractmethod
     def final(self, state: Any, events: Sequence[Event], names: Sequence[str]) -> RenderableType:
-        raise NotImplementedError
+        """Provided by each game."""
 
+    @abstractmethod
     def choices(self, state: Any) -> _Choice:
-        raise NotImplementedError
+        """Provided by each game."""
 
     def group_note(self, state: Any, kind: str) -> str:
         return ""
@@ -252,8 +258,9 @@ class GameUI:
     def summary(self, state: Any, actions: Sequence[Any], kind: str) -> str:
         return ""
 
+    @abstractmethod
     def menu_head(self, state: Any, names: Sequence[str]) -> Text:
-        raise NotImplementedError
+        """Provided by each game."""
 
     def preview(self, state: Any, action: Any) -> tuple[Any, list[Event], str]:
         """The state after ``action`` (nothing is played), its events, and a note."""

@@ -1,4 +1,5 @@
-"""How seats look on screen, the same in every game: colours and default names.
+"""How seats look on screen, the same in every game: colours, default names,
+places (1st, 2nd …) and the points each seat scored, by category.
 
 The fourth seat is green, not the boxes' white: a white badge vanishes on ice
 and snow, and every colour here must read on sea, land, ice and a dark terminal.
@@ -6,6 +7,9 @@ A default name is the seat's colour, so a name always tells which pieces are you
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 from rich.style import Style
 
@@ -27,3 +31,26 @@ def player_style(seat: int, bold: bool = True) -> Style:
 def default_names(players: int) -> list[str]:
     """The seats' colour names."""
     return [PLAYER_COLOUR_NAMES[s % len(PLAYER_COLOUR_NAMES)] for s in range(players)]
+
+
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th, … 11th, 12th, 13th, 21st."""
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+def points_by_category(
+    events: Iterable[Any],
+    players: int,
+    category: Callable[[str], str],
+    order: Sequence[str],
+) -> dict[str, list[int]]:
+    """Points per category and seat, summed from a game's ``ScoreChanged`` events
+    (any event with ``seat``, ``delta`` and ``reason``), categories in ``order``
+    (unknown ones last)."""
+    out: dict[str, list[int]] = {}
+    for ev in events:
+        if type(ev).__name__ == "ScoreChanged":
+            row = out.setdefault(category(ev.reason), [0] * players)
+            row[ev.seat] += ev.delta
+    rank = {c: i for i, c in enumerate(order)}
+    return dict(sorted(out.items(), key=lambda kv: rank.get(kv[0], len(rank))))

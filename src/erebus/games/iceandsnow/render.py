@@ -72,7 +72,9 @@ from erebus.games.iceandsnow.layout import (
 from erebus.games.iceandsnow.state import State
 from erebus.seats import (
     default_names,
+    ordinal,
     player_style,
+    points_by_category,
 )
 
 GOLD = Style(bold=True, color="#ffd24a")
@@ -1027,17 +1029,9 @@ def score_category(reason: str) -> str:
 
 def score_breakdown(events: Iterable[Event], players: int) -> dict[str, list[int]]:
     """Points per category and seat, summed from the ScoreChanged events."""
-    out: dict[str, list[int]] = {}
-    for ev in events:
-        if isinstance(ev, ScoreChanged):
-            row = out.setdefault(score_category(ev.reason), [0] * players)
-            row[ev.seat] += ev.delta
-    order = {label: i for i, (label, _) in enumerate(_CATEGORIES)}
-    return dict(sorted(out.items(), key=lambda kv: order.get(kv[0], len(order))))
-
-
-def _ordinal(n: int) -> str:
-    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+    return points_by_category(
+        events, players, score_category, tuple(label for label, _ in _CATEGORIES)
+    )
 
 
 def final_table(
@@ -1071,7 +1065,7 @@ def final_table(
     if n > 1:
         table.add_row(
             Text("Rank", Style(bold=True)),
-            *(Text(_ordinal(place[s]), Style(bold=place[s] == 1)) for s in range(n)),
+            *(Text(ordinal(place[s]), Style(bold=place[s] == 1)) for s in range(n)),
         )
     parts: list[RenderableType] = [table]
     if state.is_over:

@@ -38,12 +38,13 @@ from rich.table import Table
 from rich.text import Text
 
 from erebus.core.events import Event
-from erebus.games.northwest.events import ScoreChanged
 from erebus.games.northwest.state import State
 from erebus.seats import (
     default_names,
+    ordinal,
     player_colour,
     player_style,
+    points_by_category,
 )
 
 # ----------------------------------------------------------------- palette
@@ -924,18 +925,7 @@ def score_category(reason: str) -> str:
 
 def score_breakdown(events: Iterable[Event], players: int) -> dict[str, list[int]]:
     """Points per category and seat, summed from the ScoreChanged events."""
-    out: dict[str, list[int]] = {}
-    for ev in events:
-        if isinstance(ev, ScoreChanged):
-            row = out.setdefault(score_category(ev.reason), [0] * players)
-            row[ev.seat] += ev.delta
-    order = {c: i for i, c in enumerate(_CATEGORY_ORDER)}
-    return dict(sorted(out.items(), key=lambda kv: order.get(kv[0], len(order))))
-
-
-def _ordinal(n: int) -> str:
-    """1st, 2nd, 3rd, 4th."""
-    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+    return points_by_category(events, players, score_category, _CATEGORY_ORDER)
 
 
 def final_table(
@@ -976,6 +966,6 @@ def final_table(
     )
     table.add_row(
         Text("Rank", Style(bold=True)),
-        *(Text(_ordinal(place[s]), Style(bold=place[s] == 1)) for s in range(n)),
+        *(Text(ordinal(place[s]), Style(bold=place[s] == 1)) for s in range(n)),
     )
     return table
