@@ -31,15 +31,17 @@ solo games still end early (the policy never survives a solo scenario), the
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import json
 import random
 import sys
 from collections import Counter, defaultdict
+from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
 from typing import Any
+
+from golden_files import write_goldens  # tools/, next to this script
 
 from erebus.games import iceandsnow as game
 from erebus.games.iceandsnow import scoring
@@ -210,32 +212,19 @@ def render(record: dict[str, Any]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="only report files that would change")
-    args = parser.parse_args(argv)
-    GOLDEN_DIR.mkdir(parents=True, exist_ok=True)
-    changed = []
-    for name, (players, seed, options, policy_seed) in GAMES.items():
-        record = play(players, seed, options, policy_seed)
-        text = render(record)
-        path = GOLDEN_DIR / f"{name}.json"
-        old = path.read_text(encoding="utf-8") if path.exists() else None
-        if old != text:
-            changed.append(path.name)
-            if not args.check:
-                path.write_text(text, encoding="utf-8")
-        ev = record["event_counts"]
-        print(
-            f"{path.name}: {players} players, {len(record['steps'])} actions, "
-            f"round {record['rounds']}, {record['outcome']} ({record['reason']}), "
-            f"scores {record['scores']}; "
-            + ", ".join(f"{k} {ev.get(k, 0)}" for k in NOTABLE)
-            + ("" if old == text else " (changed)")
-        )
-    if args.check and changed:
-        print(f"would change: {', '.join(changed)}", file=sys.stderr)
-        return 1
-    return 0
+    def records() -> Iterator[tuple[str, str, str]]:
+        for name, (players, seed, options, policy_seed) in GAMES.items():
+            record = play(players, seed, options, policy_seed)
+            ev = record["event_counts"]
+            yield (
+                name,
+                render(record),
+                f"{players} players, {len(record['steps'])} actions, "
+                f"round {record['rounds']}, {record['outcome']} ({record['reason']}), "
+                f"scores {record['scores']}; " + ", ".join(f"{k} {ev.get(k, 0)}" for k in NOTABLE),
+            )
+
+    return write_goldens((__doc__ or "").splitlines()[0], GOLDEN_DIR, records, argv)
 
 
 if __name__ == "__main__":
