@@ -78,21 +78,8 @@ _FIELDS = {
     "take": ("space", "crew", "card", "tile", "food", "resource", "take", "proxy", "deposit"),
     "pass": (),
 }
-_REQUIRED = {
-    "choose_investor": ("card",),
-    "choose_cartography": ("card",),
-    "destination": ("to",),
-    "section": ("side",),
-    "voyage": ("voyage",),
-    "mast": ("card",),
-    "boiler": ("use",),
-    "discard": ("resource",),
-    "infirmary": ("crew",),
-    "eat": ("card",),
-    "compass": ("to",),
-    "take": ("space", "crew"),
-    "pass": (),
-}
+#: Fields that must be present: all of a kind's fields, except ``take``'s optional ones.
+_REQUIRED = {**_FIELDS, "take": ("space", "crew")}
 
 
 def crew_json(crew: Crew) -> dict[str, int]:
