@@ -30,9 +30,12 @@ Phases, one after the other:
 2. *echo* — a bare WebSocket echo (Starlette under uvicorn, the same stack
    minus the game) driven with the same number of connections, the same number
    of messages per connection, the same think delays (the very delays drawn in
-   phase 1, replayed) and the same request/reply sizes (each echo request is
-   padded to the size of a recorded action message and asks for a reply of the
-   recorded state size).  The figure of merit is ``p99 / p99_echo`` (target ≤ 3×).
+   phase 1, replayed) and the same messages: each echo request is padded to the
+   size of the recorded action message, and the echo answers it with the very
+   state message that acknowledged that action in phase 1 (the echo server
+   loads them when it starts, after phase 1), so both sides compress, send and
+   parse the same bytes as in phase 1 and only the game's own work is missing.
+   The figure of merit is ``p99 / p99_echo`` (target ≤ 3×).
 3. *saturation* — ``games`` new games with no think time (only the 60 ms
    spacing), so the clients offer more than the server can do: the actions per
    second it sustains there is its throughput ceiling, reported next to the
@@ -57,6 +60,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -153,8 +157,10 @@ class Process:
 # ------------------------------------------------------------- echo server
 
 
-def echo_app() -> Any:
-    """A bare Starlette WebSocket echo: parse the JSON, reply with ``reply`` bytes of JSON."""
+def echo_app(replies: list[str] | None = None) -> Any:
+    """A bare Starlette WebSocket echo: parse the JSON request, answer it with
+    ``replies[request["reply"]]`` (the recorded state messages), or, without
+    replies, with ``request["reply"]`` bytes of JSON."""
     from starlette.applications import Starlette
     from starlette.requests import Request
     from starlette.responses import PlainTextResponse
@@ -166,9 +172,12 @@ def echo_app() -> Any:
         try:
             while True:
                 data = json.loads(await ws.receive_text())
+                which = int(data.get("reply", 0))
+                if replies is not None:
+                    await ws.send_text(replies[which])
+                    continue
                 reply = {"type": "echo", "seq": data.get("seq"), "pad": ""}
-                size = int(data.get("reply", 0))
-                reply["pad"] = "x" * max(0, size - len(json.dumps(reply)))
+                reply["pad"] = "x" * max(0, which - len(json.dumps(reply)))
                 await ws.send_text(json.dumps(reply))
         except WebSocketDisconnect:
             return
@@ -179,10 +188,13 @@ def echo_app() -> Any:
     return Starlette(routes=[WebSocketRoute("/ws/echo", echo), Route("/health", health)])
 
 
-def run_echo_server(port: int) -> None:
+def run_echo_server(port: int, replies_file: str | None = None) -> None:
     import uvicorn
 
-    uvicorn.run(echo_app(), host=HOST, port=port, ws_max_size=64 * 1024, log_level="warning")
+    replies = None
+    if replies_file:
+        replies = json.loads(Path(replies_file).read_text(encoding="utf-8"))
+    uvicorn.run(echo_app(replies), host=HOST, port=port, ws_max_size=64 * 1024, log_level="warning")
 
 
 # ------------------------------------------------------------------ clients
@@ -230,6 +242,7 @@ class GameResult:
     errors: list[str] = field(default_factory=list)
     latencies: list[float] = field(default_factory=list)
     sizes: list[tuple[int, int]] = field(default_factory=list)  # (sent, received) bytes
+    replies: list[str] = field(default_factory=list)  # the state that acknowledged each
     thinks: list[float] = field(default_factory=list)  # the think time before each send
 
 
@@ -276,6 +289,7 @@ async def play_game(
                 if pending is not None and version > pending[1]:
                     res.latencies.append(received - pending[0])
                     res.sizes.append((pending[2], len(raw)))
+                    res.replies.append(str(raw))
                     res.acked += 1
                     pending = None
                 if pending is not None:
@@ -306,13 +320,16 @@ async def play_game(
 
 async def echo_client(
     port: int,
-    sizes: list[tuple[int, int]],
-    thinks: list[float],
+    result: GameResult,
+    first: int,
     deadline: float,
     pacing: Pacing,
 ) -> tuple[list[float], list[str]]:
-    """Replay one game's messages against the echo: the same sizes, the same think
-    times (each counted from the previous reply, as from a pushed state)."""
+    """Replay one game's round trips against the echo: requests of the same sizes
+    after the same think times (each counted from the previous reply, as from a
+    pushed state), each answered with the recorded state, number ``first + seq`` of
+    the echo's replies, which the client parses as it parsed the state."""
+    sizes, thinks = result.sizes, result.thinks
     latencies: list[float] = []
     errors: list[str] = []
     try:
@@ -324,13 +341,13 @@ async def echo_client(
         ) as ws:
             last_send = 0.0
             since = time.monotonic()
-            for seq, (sent, reply) in enumerate(sizes):
+            for seq, (sent, _) in enumerate(sizes):
                 await _pause(since, thinks[seq] if seq < len(thinks) else 0.0, last_send, pacing)
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
                     errors.append("time limit")
                     break
-                msg: dict[str, Any] = {"type": "echo", "seq": seq, "reply": reply, "pad": ""}
+                msg: dict[str, Any] = {"type": "echo", "seq": seq, "reply": first + seq, "pad": ""}
                 msg["pad"] = "x" * max(0, sent - len(json.dumps(msg)))
                 text = json.dumps(msg)
                 last_send = time.monotonic()
@@ -345,7 +362,8 @@ async def echo_client(
                     break
                 latencies.append(time.perf_counter() - start)
                 since = time.monotonic()
-                if json.loads(raw).get("seq") != seq:
+                json.loads(raw)
+                if raw != result.replies[seq]:
                     errors.append("echo out of order")
                     break
     except Exception as exc:
@@ -490,7 +508,7 @@ def _rate(n: int, elapsed: float) -> float:
 async def _drive(
     server_pid: int,
     server_port: int,
-    echo_port: int,
+    start_echo: Callable[[list[str]], int],
     games: int,
     actions: int,
     seed: int,
@@ -504,11 +522,21 @@ async def _drive(
     )
     results = paced.results
 
-    # The echo: the same connections, messages per connection, think times and sizes.
+    # The echo: the same connections, messages per connection, think times, request
+    # sizes and replies (the recorded states, which the echo loads as it starts).
+    firsts: list[int] = []
+    replies: list[str] = []
+    for r in results:
+        firsts.append(len(replies))
+        replies += r.replies
+    echo_port = await asyncio.to_thread(start_echo, replies)
     echo_start = time.perf_counter()
     echo_deadline = time.monotonic() + time_limit
     echo_runs = await asyncio.gather(
-        *(echo_client(echo_port, r.sizes, r.thinks, echo_deadline, pacing) for r in results)
+        *(
+            echo_client(echo_port, r, first, echo_deadline, pacing)
+            for r, first in zip(results, firsts, strict=True)
+        )
     )
     echo_elapsed = time.perf_counter() - echo_start
     echo_lat = [x for lat, _ in echo_runs for x in lat]
@@ -622,11 +650,28 @@ def run(
         elif db.startswith("sqlite:///"):
             db_path = Path(db.removeprefix("sqlite:///"))
         server_port = port or free_port()
-        echo_port = free_port()
-        while echo_port == server_port:
-            echo_port = free_port()
         py = sys.executable
         procs: list[Process] = []
+
+        def start_echo(replies: list[str]) -> int:
+            """The echo server, loaded with phase 1's states; returns its port."""
+            replies_file = tmpdir / "echo-replies.json"
+            replies_file.write_text(json.dumps(replies), encoding="utf-8")
+            echo_port = free_port()
+            while echo_port == server_port:
+                echo_port = free_port()
+            echo = Process(
+                [
+                    *(py, "-m", "erebus.bench_server", "echo"),
+                    *("--port", str(echo_port), "--replies", str(replies_file)),
+                ],
+                echo_port,
+                tmpdir / "echo.log",
+            )
+            procs.append(echo)
+            echo.wait_ready("/health")
+            return echo_port
+
         try:
             server = Process(
                 [
@@ -641,19 +686,12 @@ def run(
                 tmpdir / "server.log",
             )
             procs.append(server)
-            echo = Process(
-                [py, "-m", "erebus.bench_server", "echo", "--port", str(echo_port)],
-                echo_port,
-                tmpdir / "echo.log",
-            )
-            procs.append(echo)
             server.wait_ready("/api/games")
-            echo.wait_ready("/health")
             out = asyncio.run(
                 _drive(
                     server.proc.pid,
                     server_port,
-                    echo_port,
+                    start_echo,
                     games,
                     actions,
                     seed,
@@ -743,7 +781,10 @@ def main(
     """Print the table; exit code 1 on errors or lost actions (the ratio is only shown)."""
     console = console or Console()
     pacing = Pacing(think_ms=think_ms)
-    console.print(f"starting the server and the echo; {games} games, {pacing.describe()}…")
+    console.print(
+        f"starting the server (the echo follows, replaying its states); {games} games, "
+        f"{pacing.describe()}…"
+    )
     r = run(
         games=games, actions=actions, port=port, db=db, think_ms=think_ms, saturation=saturation
     )
@@ -764,9 +805,10 @@ def _cli(argv: list[str] | None = None) -> int:
     parser.add_argument("--actions", type=int, default=40)
     parser.add_argument("--think-ms", type=float, default=THINK_MS)
     parser.add_argument("--no-saturation", action="store_true")
+    parser.add_argument("--replies", help="echo: a JSON list of the replies to send")
     args = parser.parse_args(argv)
     if args.mode == "echo":
-        run_echo_server(args.port or free_port())
+        run_echo_server(args.port or free_port(), args.replies)
         return 0
     return main(
         games=args.games,

@@ -12,6 +12,7 @@ from server_helpers import HBB, new_game, play, wait_turn
 
 from erebus.games import northwest
 from erebus.server.app import RedactTokens
+from erebus.server.service import js_safe
 
 
 def _count_actions(client: TestClient) -> int:
@@ -49,8 +50,32 @@ def test_play_against_bots_to_the_end(client: TestClient) -> None:
     # the stored log replays to the same state
     log = [a for a in _log(client, g["id"])]
     st = northwest.replay(3, 3, log)
-    assert st.view(None) == client.get(f"/api/games/{g['id']}").json()["view"]
+    assert js_safe(st.view(None)) == client.get(f"/api/games/{g['id']}").json()["view"]
     assert final["version"] == len(log) and final["scores"] == st.scores()
+
+
+def _integers(x: Any) -> list[int]:
+    if isinstance(x, dict):
+        return [i for v in x.values() for i in _integers(v)]
+    if isinstance(x, list):
+        return [i for v in x for i in _integers(v)]
+    return [x] if type(x) is int else []
+
+
+def test_payloads_hold_no_integer_a_browser_would_round(client: TestClient) -> None:
+    g = new_game(client, HBB, seed=3)
+    tok = g["seats"][0]["token"]
+    body = client.get(f"/api/games/{g['id']}?token={tok}").json()
+    # the terrain bitboards come as decimal strings; from_view reads them back
+    assert isinstance(body["view"]["land"], str) and isinstance(body["view"]["sea"], str)
+    assert all(-(2**53) < i < 2**53 for i in _integers(body))
+    st = northwest.State.from_view(body["view"], seed=1)
+    assert st.view(None) == northwest.replay(3, 3, []).view(None)
+    # the standard library gets what orjson refuses (integers beyond 64 bits)
+    from erebus.server.service import _dumps
+
+    assert json.loads(_dumps({"big": 2**70, "s": "é"})) == {"big": 2**70, "s": "é"}
+    assert _dumps({"a": [1, None, True]}) == '{"a":[1,null,true]}'
 
 
 def _log(client: TestClient, gid: str) -> list[dict[str, Any]]:

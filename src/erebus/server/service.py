@@ -46,6 +46,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+import orjson
+
 from erebus.bots import LEVELS
 from erebus.bots.base import BotSpec
 from erebus.bots.pool import BotPool, choose_from_view
@@ -96,9 +98,33 @@ CHAT_MAX = 500  # characters per chat line
 CHAT_HISTORY = 100  # chat lines kept in memory and sent to a (re)connecting client
 
 
+JS_SAFE_INT = 2**53  # beyond this a browser's JSON.parse rounds an integer
+
+
 def _dumps(obj: Any) -> str:
-    """Compact JSON, as Starlette's ``send_json`` and FastAPI's responses write it."""
-    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+    """Compact JSON, as Starlette's ``send_json`` and FastAPI's responses write it.
+
+    orjson writes the same text ~10x faster than the standard library (a state
+    payload: ~4 µs instead of ~40 µs, and every change of a game encodes one per
+    seat); anything it refuses (an integer beyond 64 bits) goes the slow way."""
+    try:
+        return orjson.dumps(obj).decode()
+    except TypeError:
+        return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+
+
+def js_safe(view: dict[str, Any]) -> dict[str, Any]:
+    """``view`` with its top-level integers beyond ±2^53 as decimal strings.
+
+    Northwest Passage's views carry the board's terrain as bitboards (``land``,
+    ``sea``: integers of ~150 bits), which JavaScript cannot read exactly as JSON
+    numbers; every game's ``from_view`` takes them back with ``int()``."""
+    if not any(type(v) is int and not -JS_SAFE_INT < v < JS_SAFE_INT for v in view.values()):
+        return view
+    return {
+        k: str(v) if type(v) is int and not -JS_SAFE_INT < v < JS_SAFE_INT else v
+        for k, v in view.items()
+    }
 
 
 def chat_message(entry: ChatEntry) -> dict[str, Any]:
@@ -211,7 +237,7 @@ class LiveGame:
             "game": self.record.game,
             "version": self.version,
             "seat": seat,
-            "view": st.view(seat),
+            "view": js_safe(st.view(seat)),
             "legal_actions": [a.to_json() for a in st.legal_actions()] if mine else [],
             "current_player": st.current_player,
             "is_over": st.is_over,
