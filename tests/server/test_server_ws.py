@@ -165,3 +165,28 @@ def test_ws_pushes_only_the_new_events(client: TestClient) -> None:
         push = recv(w0, "state")
         assert push["events_since"] is None and push["events"][-1]["type"] == "Undone"
         assert _merge(mine, push) == client.get(f"/api/games/{gid}").json()["events"]
+
+
+def test_ws_answers_each_action_with_exactly_one_state(client: TestClient) -> None:
+    """The acting socket gets its new state straight from its own action (no task
+    switch) and the sender, woken by the same change, sends nothing twice; a queued
+    message (here an error) still comes before the state that follows it."""
+    g = new_game(client, TWO)
+    gid, toks = g["id"], [s["token"] for s in g["seats"]]
+    with client.websocket_connect(f"/ws/games/{gid}?token={toks[0]}") as w0:
+        assert recv(w0, "chat_history")["chat"] == []
+        state = w0.receive_json()
+        assert state["type"] == "state" and state["version"] == 0
+        for version in range(3):
+            if not state["legal_actions"]:
+                break
+            w0.send_json({"type": "undo", "version": 99})  # an error, queued first
+            w0.send_json(
+                {"type": "action", "version": version, "action": state["legal_actions"][0]}
+            )
+            w0.send_json({"type": "ping"})
+            assert w0.receive_json()["type"] == "error"
+            state = w0.receive_json()
+            assert state["type"] == "state" and state["version"] == version + 1
+            assert state["events_since"] == version
+            assert w0.receive_json() == {"type": "pong"}  # not the same state again

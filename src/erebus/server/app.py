@@ -216,26 +216,58 @@ def create_app(db_url: str | None = None, settings: Settings | None = None) -> F
     return app
 
 
+async def _send_state(ws: WebSocket, live: LiveGame, sub: Subscriber) -> None:
+    """Send the current state to ``sub`` unless it has it already.
+
+    Two tasks call this: the subscriber's sender (on a state notice) and its
+    receiver, straight after the subscriber's own action, so that the answer to an
+    action leaves in the same pass of the event loop instead of queueing behind
+    every other table's work.  Whoever sends keeps going until ``sub`` has the
+    newest state (the game may move on while a send waits on a slow socket); the
+    other one, finding ``sending`` set, leaves it to them."""
+    if sub.sending:
+        return
+    sub.sending = True
+    try:
+        while sub.sent_key != (key := live.push_key()):
+            version = live.version
+            await ws.send_text(live.encoded(sub.seat, sub.sent_version)[1])
+            sub.sent_version, sub.sent_key = version, key
+    finally:
+        sub.sending = False
+
+
+async def _answer(ws: WebSocket, live: LiveGame, sub: Subscriber) -> bool:
+    """After the subscriber's own action: its new state, at once, unless messages
+    queued before it must go first (the sender then sends it in order).  False if
+    the connection is gone."""
+    if not sub.only_states_queued():
+        return True
+    try:
+        await _send_state(ws, live, sub)
+    except (WebSocketDisconnect, RuntimeError):
+        return False
+    return True
+
+
 async def _sender(ws: WebSocket, live: LiveGame, sub: Subscriber) -> None:
     try:
         # The recent chat first (a reconnecting client replaces its own), then the state
         # with every recent event; later states carry only the events after the last one
         # sent (``events_since``), unless an undo rolled the list back.
         await ws.send_json({"type": "chat_history", "chat": list(live.chat)})
+        await _send_state(ws, live, sub)
         while True:
-            version = live.version
-            await ws.send_text(live.encoded(sub.seat, sub.sent_version)[1])
-            sub.sent_version = version
-            while True:
-                msg = await sub.queue.get()
-                if msg is None:
-                    while not sub.queue.empty() and sub.queue._queue[0] is None:  # type: ignore[attr-defined]
-                        sub.queue.get_nowait()  # coalesce state pushes
-                    break
-                if msg.get("type") == "closing":
-                    await ws.close(code=1012)
-                    return
-                await ws.send_json(msg)
+            msg = await sub.queue.get()
+            if msg is None:
+                while not sub.queue.empty() and sub.queue._queue[0] is None:  # type: ignore[attr-defined]
+                    sub.queue.get_nowait()  # coalesce state pushes
+                await _send_state(ws, live, sub)
+                continue
+            if msg.get("type") == "closing":
+                await ws.close(code=1012)
+                return
+            await ws.send_json(msg)
     except (WebSocketDisconnect, RuntimeError):
         return
 
@@ -278,8 +310,12 @@ async def _receiver(ws: WebSocket, service: GameService, live: LiveGame, sub: Su
             kind = data.get("type")
             if kind == "action":
                 await service.act(live, sub.seat, data.get("version"), data.get("action"))
+                if not await _answer(ws, live, sub):
+                    return
             elif kind == "undo":
                 await service.undo(live, sub.seat, data.get("version"))
+                if not await _answer(ws, live, sub):
+                    return
             elif kind == "resume":
                 if sub.seat is None:
                     raise ApiError(403, "spectators have no seat to take back")

@@ -153,9 +153,20 @@ class Settings:
 
 @dataclass(eq=False)
 class Subscriber:
+    """One WebSocket watching a game.  ``queue`` holds what to send in order: a
+    message, or None for "the state changed"; ``sent_key`` is the
+    :meth:`LiveGame.push_key` of the last state sent, ``sending`` is set while a
+    state is on its way (see ``erebus.server.app._send_state``)."""
+
     seat: int | None
     queue: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
     sent_version: int | None = None  # the version of the last state sent to it
+    sent_key: tuple[Any, ...] | None = None
+    sending: bool = False
+
+    def only_states_queued(self) -> bool:
+        """Nothing but state notices waits: a fresh state may overtake them."""
+        return all(m is None for m in self.queue._queue)  # type: ignore[attr-defined]
 
 
 @dataclass
@@ -262,12 +273,17 @@ class LiveGame:
             "clock_s": self.record.options.get("clock_s"),
         }
 
+    def push_key(self) -> tuple[Any, ...]:
+        """Changes whenever a payload would: the version (state, events, scores,
+        undo), the seats the autopilot plays and the rematch."""
+        return (self.version, tuple(sorted(self.autopilot)), self.rematch_id)
+
     def encoded(self, seat: int | None, since: int | None = None) -> tuple[str, str]:
         """(``payload(seat, since)`` as JSON, the same as a WebSocket ``state`` message),
         built once per change of the game and shared.  The key holds everything a
         payload depends on besides its arguments: the version (state, events, scores,
         undo), the seats the autopilot plays and the rematch."""
-        key = (self.version, tuple(sorted(self.autopilot)), self.rematch_id)
+        key = self.push_key()
         if key != self._cache_key:
             self._cache.clear()
             self._cache_key = key
