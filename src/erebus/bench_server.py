@@ -20,7 +20,8 @@ times the server's capacity, so the latencies are those of a saturated queue).
 
 Phases, one after the other:
 
-1. *paced* — the games above.  Measured: action round trip (``send {"type":
+1. *paced* — the games above, started together once every client has
+   connected and got its first state (:class:`StartLine`).  Measured: action round trip (``send {"type":
    "action", "version": v}`` → the pushed state whose version is ``> v``) as
    p50/p99, acknowledged actions/s, errors (error messages, refused or dropped
    connections, timeouts) and lost actions (after the phase each game is read
@@ -66,6 +67,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import orjson
 from rich.console import Console
 from rich.table import Table
 from websockets.asyncio.client import connect
@@ -82,6 +84,12 @@ MAX_MESSAGE = 4 * 1024 * 1024
 
 
 # ------------------------------------------------------------------ helpers
+
+
+def _dumps(obj: Any) -> str:
+    """The clients' JSON: orjson, so that the load generator, which shares the
+    machine with the servers, spends as little of it as it can (both phases alike)."""
+    return orjson.dumps(obj).decode()
 
 
 def free_port() -> int:
@@ -246,6 +254,31 @@ class GameResult:
     thinks: list[float] = field(default_factory=list)  # the think time before each send
 
 
+class StartLine:
+    """The clients of a phase start together: each connects (and gets its first
+    state) and waits for the others, and only then does anyone start thinking.  The
+    round trips measured are then those of games in play, not ones that queue behind
+    ``games`` WebSocket handshakes arriving in the same second (a real server sees
+    its players arrive spread out; the echo's handshakes are almost free)."""
+
+    def __init__(self, clients: int) -> None:
+        self.waiting = clients
+        self.go = asyncio.Event()
+
+    def arrive(self) -> None:
+        """One client is ready (or gave up: it must not hold the others back)."""
+        self.waiting -= 1
+        if self.waiting <= 0:
+            self.go.set()
+
+    async def wait(self, timeout: float) -> float:
+        """Arrive and wait for everyone; returns the start time (monotonic)."""
+        self.arrive()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.go.wait(), timeout)
+        return time.monotonic()
+
+
 async def play_game(
     port: int,
     game_id: str,
@@ -254,9 +287,11 @@ async def play_game(
     rng: random.Random,
     deadline: float,
     pacing: Pacing,
+    line: StartLine | None = None,
 ) -> GameResult:
     res = GameResult(game_id)
     uri = f"ws://{HOST}:{port}/ws/games/{game_id}?token={token}"
+    waiting = line is not None
     try:
         async with connect(
             uri, max_size=MAX_MESSAGE, open_timeout=MESSAGE_TIMEOUT_S, ping_interval=None
@@ -278,12 +313,15 @@ async def play_game(
                     break
                 received = time.perf_counter()
                 arrived = time.monotonic()
-                msg = json.loads(raw)
+                msg = orjson.loads(raw)
                 if msg.get("type") == "error":
                     res.errors.append(f"{msg.get('status')}: {msg.get('message')}")
                     break
                 if msg.get("type") != "state":
                     continue
+                if line is not None and waiting:
+                    waiting = False
+                    arrived = await line.wait(max(0.0, deadline - time.monotonic()))
                 version = int(msg["version"])
                 res.observed = max(res.observed, version)
                 if pending is not None and version > pending[1]:
@@ -305,7 +343,7 @@ async def play_game(
                     break
                 think = pacing.think(rng)
                 await _pause(arrived, think, last_send, pacing)
-                text = json.dumps(
+                text = _dumps(
                     {"type": "action", "version": version, "action": choose_action(rng, legal)}
                 )
                 last_send = time.monotonic()
@@ -315,6 +353,9 @@ async def play_game(
                 await ws.send(text)
     except Exception as exc:  # a refused, dropped or malformed connection
         res.errors.append(f"{type(exc).__name__}: {exc}")
+    finally:
+        if line is not None and waiting:
+            line.arrive()
     return res
 
 
@@ -324,6 +365,7 @@ async def echo_client(
     first: int,
     deadline: float,
     pacing: Pacing,
+    line: StartLine | None = None,
 ) -> tuple[list[float], list[str]]:
     """Replay one game's round trips against the echo: requests of the same sizes
     after the same think times (each counted from the previous reply, as from a
@@ -332,6 +374,7 @@ async def echo_client(
     sizes, thinks = result.sizes, result.thinks
     latencies: list[float] = []
     errors: list[str] = []
+    waiting = line is not None
     try:
         async with connect(
             f"ws://{HOST}:{port}/ws/echo",
@@ -341,6 +384,9 @@ async def echo_client(
         ) as ws:
             last_send = 0.0
             since = time.monotonic()
+            if line is not None:
+                waiting = False
+                since = await line.wait(max(0.0, deadline - time.monotonic()))
             for seq, (sent, _) in enumerate(sizes):
                 await _pause(since, thinks[seq] if seq < len(thinks) else 0.0, last_send, pacing)
                 remaining = deadline - time.monotonic()
@@ -348,8 +394,8 @@ async def echo_client(
                     errors.append("time limit")
                     break
                 msg: dict[str, Any] = {"type": "echo", "seq": seq, "reply": first + seq, "pad": ""}
-                msg["pad"] = "x" * max(0, sent - len(json.dumps(msg)))
-                text = json.dumps(msg)
+                msg["pad"] = "x" * max(0, sent - len(_dumps(msg)))
+                text = _dumps(msg)
                 last_send = time.monotonic()
                 start = time.perf_counter()
                 await ws.send(text)
@@ -362,12 +408,15 @@ async def echo_client(
                     break
                 latencies.append(time.perf_counter() - start)
                 since = time.monotonic()
-                json.loads(raw)
+                orjson.loads(raw)
                 if raw != result.replies[seq]:
                     errors.append("echo out of order")
                     break
     except Exception as exc:
         errors.append(f"{type(exc).__name__}: {exc}")
+    finally:
+        if line is not None and waiting:
+            line.arrive()
     return latencies, errors
 
 
@@ -464,6 +513,7 @@ async def _play_phase(
     cpu_before = cpu_seconds(server_pid)
     start = time.perf_counter()
     deadline = time.monotonic() + time_limit
+    line = StartLine(len(created))
     results = list(
         await asyncio.gather(
             *(
@@ -475,6 +525,7 @@ async def _play_phase(
                     random.Random(rng.getrandbits(32)),
                     deadline,
                     pacing,
+                    line,
                 )
                 for g in created
             )
@@ -532,9 +583,10 @@ async def _drive(
     echo_port = await asyncio.to_thread(start_echo, replies)
     echo_start = time.perf_counter()
     echo_deadline = time.monotonic() + time_limit
+    echo_line = StartLine(len(results))
     echo_runs = await asyncio.gather(
         *(
-            echo_client(echo_port, r, first, echo_deadline, pacing)
+            echo_client(echo_port, r, first, echo_deadline, pacing, echo_line)
             for r, first in zip(results, firsts, strict=True)
         )
     )
