@@ -73,6 +73,8 @@ from rich.table import Table
 from websockets.asyncio.client import connect
 
 HOST = "127.0.0.1"
+BLOCKS = 4  # phase 1 alternates between the server and the echo this many times
+SETTLE_S = 0.3  # after a block of the games, before the echo's turn
 TARGET_RATIO = 3.0
 WS_RATE = 20  # the server's per-connection limit (erebus.server.app.WS_RATE)
 MIN_INTERVAL_S = 1.2 / WS_RATE  # pacing per connection, safely under that limit
@@ -84,6 +86,16 @@ MAX_MESSAGE = 4 * 1024 * 1024
 
 
 # ------------------------------------------------------------------ helpers
+
+
+def _client_loop() -> Callable[[], asyncio.AbstractEventLoop] | None:
+    """The clients' event loop: uvloop where it is installed (as the servers under
+    uvicorn use it), which halves the load generator's own cost per message."""
+    try:
+        import uvloop
+    except ImportError:
+        return None
+    return uvloop.new_event_loop
 
 
 def _dumps(obj: Any) -> str:
@@ -165,44 +177,49 @@ class Process:
 # ------------------------------------------------------------- echo server
 
 
-def echo_app(replies: list[str] | None = None) -> Any:
-    """A bare Starlette WebSocket echo: parse the JSON request, answer it with
-    ``replies[request["reply"]]`` (the recorded state messages), or, without
-    replies, with ``request["reply"]`` bytes of JSON."""
+def echo_app() -> Any:
+    """A bare Starlette WebSocket echo: parse the JSON request and answer it with
+    ``replies[request["reply"]]``, the states recorded in phase 1, which the bench
+    hands over before each block (``POST /replies``, a JSON list; the answer gives
+    the number of the first one)."""
     from starlette.applications import Starlette
     from starlette.requests import Request
-    from starlette.responses import PlainTextResponse
+    from starlette.responses import JSONResponse, PlainTextResponse
     from starlette.routing import Route, WebSocketRoute
     from starlette.websockets import WebSocket, WebSocketDisconnect
+
+    replies: list[str] = []
 
     async def echo(ws: WebSocket) -> None:
         await ws.accept()
         try:
             while True:
                 data = json.loads(await ws.receive_text())
-                which = int(data.get("reply", 0))
-                if replies is not None:
-                    await ws.send_text(replies[which])
-                    continue
-                reply = {"type": "echo", "seq": data.get("seq"), "pad": ""}
-                reply["pad"] = "x" * max(0, which - len(json.dumps(reply)))
-                await ws.send_text(json.dumps(reply))
+                await ws.send_text(replies[int(data["reply"])])
         except WebSocketDisconnect:
             return
+
+    async def add_replies(request: Request) -> JSONResponse:
+        first = len(replies)
+        replies.extend(str(r) for r in await request.json())
+        return JSONResponse({"first": first})
 
     async def health(_request: Request) -> PlainTextResponse:
         return PlainTextResponse("ok")
 
-    return Starlette(routes=[WebSocketRoute("/ws/echo", echo), Route("/health", health)])
+    return Starlette(
+        routes=[
+            WebSocketRoute("/ws/echo", echo),
+            Route("/replies", add_replies, methods=["POST"]),
+            Route("/health", health),
+        ]
+    )
 
 
-def run_echo_server(port: int, replies_file: str | None = None) -> None:
+def run_echo_server(port: int) -> None:
     import uvicorn
 
-    replies = None
-    if replies_file:
-        replies = json.loads(Path(replies_file).read_text(encoding="utf-8"))
-    uvicorn.run(echo_app(replies), host=HOST, port=port, ws_max_size=64 * 1024, log_level="warning")
+    uvicorn.run(echo_app(), host=HOST, port=port, ws_max_size=64 * 1024, log_level="warning")
 
 
 # ------------------------------------------------------------------ clients
@@ -251,7 +268,8 @@ class GameResult:
     latencies: list[float] = field(default_factory=list)
     sizes: list[tuple[int, int]] = field(default_factory=list)  # (sent, received) bytes
     replies: list[str] = field(default_factory=list)  # the state that acknowledged each
-    thinks: list[float] = field(default_factory=list)  # the think time before each send
+    thinks: list[float] = field(default_factory=list)  # the think time before each
+    blocks: list[int] = field(default_factory=list)  # phase 1's block of each round trip
 
 
 class StartLine:
@@ -279,6 +297,28 @@ class StartLine:
         return time.monotonic()
 
 
+class Gate:
+    """Turns between the server and the echo (phase 1).  The game clients act
+    only while the gate is open; one that finished thinking while it was shut
+    waits, then thinks afresh from the moment it opens (so a block does not start
+    with every client sending at once).  ``in_flight`` counts the actions sent and
+    not yet answered: a block ends when none is left."""
+
+    def __init__(self) -> None:
+        self.open = asyncio.Event()
+        self.block = 0
+        self.opened_at = 0.0
+        self.in_flight = 0
+
+    def start(self, block: int) -> None:
+        self.block = block
+        self.opened_at = time.monotonic()
+        self.open.set()
+
+    def stop(self) -> None:
+        self.open.clear()
+
+
 async def play_game(
     port: int,
     game_id: str,
@@ -288,15 +328,18 @@ async def play_game(
     deadline: float,
     pacing: Pacing,
     line: StartLine | None = None,
+    gate: Gate | None = None,
+    res: GameResult | None = None,
 ) -> GameResult:
-    res = GameResult(game_id)
+    res = res or GameResult(game_id)
     uri = f"ws://{HOST}:{port}/ws/games/{game_id}?token={token}"
     waiting = line is not None
+    # (sent at, version, bytes, block, think before it)
+    pending: tuple[float, int, int, int, float] | None = None
     try:
         async with connect(
             uri, max_size=MAX_MESSAGE, open_timeout=MESSAGE_TIMEOUT_S, ping_interval=None
         ) as ws:
-            pending: tuple[float, int, int] | None = None  # (sent at, version, bytes)
             last_sent_version = -1
             last_send = 0.0
             while True:
@@ -328,8 +371,12 @@ async def play_game(
                     res.latencies.append(received - pending[0])
                     res.sizes.append((pending[2], len(raw)))
                     res.replies.append(str(raw))
+                    res.blocks.append(pending[3])
+                    res.thinks.append(pending[4])
                     res.acked += 1
                     pending = None
+                    if gate is not None:
+                        gate.in_flight -= 1
                 if pending is not None:
                     continue
                 if msg.get("is_over"):
@@ -343,35 +390,43 @@ async def play_game(
                     break
                 think = pacing.think(rng)
                 await _pause(arrived, think, last_send, pacing)
+                while gate is not None and not gate.open.is_set():
+                    await gate.open.wait()
+                    think = pacing.think(rng)
+                    await _pause(gate.opened_at, think, last_send, pacing)
                 text = _dumps(
                     {"type": "action", "version": version, "action": choose_action(rng, legal)}
                 )
                 last_send = time.monotonic()
-                pending = (time.perf_counter(), version, len(text))
+                block = gate.block if gate else 0
+                pending = (time.perf_counter(), version, len(text), block, think)
+                if gate is not None:
+                    gate.in_flight += 1
                 last_sent_version = version
-                res.thinks.append(think)
                 await ws.send(text)
     except Exception as exc:  # a refused, dropped or malformed connection
         res.errors.append(f"{type(exc).__name__}: {exc}")
     finally:
         if line is not None and waiting:
             line.arrive()
+        if gate is not None and pending is not None:
+            gate.in_flight -= 1  # never answered (an error above says why)
     return res
 
 
 async def echo_client(
     port: int,
-    result: GameResult,
+    trips: list[tuple[int, float, str]],
     first: int,
     deadline: float,
     pacing: Pacing,
     line: StartLine | None = None,
 ) -> tuple[list[float], list[str]]:
-    """Replay one game's round trips against the echo: requests of the same sizes
-    after the same think times (each counted from the previous reply, as from a
-    pushed state), each answered with the recorded state, number ``first + seq`` of
-    the echo's replies, which the client parses as it parsed the state."""
-    sizes, thinks = result.sizes, result.thinks
+    """Replay one game's round trips of a block against the echo: ``trips`` holds,
+    per round trip, the action message's size, the think time before it (counted
+    from the previous reply, as from a pushed state; the first from the start) and
+    the state that answered it, which is number ``first + seq`` of the echo's
+    replies; the client parses it as it parsed the state."""
     latencies: list[float] = []
     errors: list[str] = []
     waiting = line is not None
@@ -387,8 +442,8 @@ async def echo_client(
             if line is not None:
                 waiting = False
                 since = await line.wait(max(0.0, deadline - time.monotonic()))
-            for seq, (sent, _) in enumerate(sizes):
-                await _pause(since, thinks[seq] if seq < len(thinks) else 0.0, last_send, pacing)
+            for seq, (sent, think, expected) in enumerate(trips):
+                await _pause(since, think, last_send, pacing)
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
                     errors.append("time limit")
@@ -409,7 +464,7 @@ async def echo_client(
                 latencies.append(time.perf_counter() - start)
                 since = time.monotonic()
                 orjson.loads(raw)
-                if raw != result.replies[seq]:
+                if raw != expected:
                     errors.append("echo out of order")
                     break
     except Exception as exc:
@@ -498,6 +553,58 @@ class Phase:
         return sum(self.versions.values())
 
 
+@dataclass
+class EchoSide:
+    """The echo's turns in phase 1: after each block of the games, the same
+    clients' round trips of that block, replayed against the echo."""
+
+    port: int
+    pacing: Pacing
+    latencies: list[float] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    elapsed: float = 0.0
+
+    async def replay(self, results: list[GameResult], block: int, deadline: float) -> None:
+        trips = [
+            [
+                (sent, think, reply)
+                for (sent, _), think, reply, b in zip(
+                    r.sizes, r.thinks, r.replies, r.blocks, strict=True
+                )
+                if b == block
+            ]
+            for r in results
+        ]
+        trips = [t for t in trips if t]
+        if not trips:
+            return
+        async with httpx.AsyncClient() as client:
+            answer = await client.post(
+                f"http://{HOST}:{self.port}/replies",
+                json=[reply for t in trips for _, _, reply in t],
+                timeout=MESSAGE_TIMEOUT_S,
+            )
+        first = int(answer.json()["first"])
+        firsts = []
+        for t in trips:
+            firsts.append(first)
+            first += len(t)
+        line = StartLine(len(trips))
+        runs = asyncio.gather(
+            *(
+                echo_client(self.port, t, f, deadline, self.pacing, line)
+                for t, f in zip(trips, firsts, strict=True)
+            )
+        )
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.shield(line.go.wait()), MESSAGE_TIMEOUT_S)
+        start = time.perf_counter()
+        for lat, errs in await runs:
+            self.latencies += lat
+            self.errors += errs
+        self.elapsed += time.perf_counter() - start
+
+
 async def _play_phase(
     server_pid: int,
     port: int,
@@ -507,35 +614,65 @@ async def _play_phase(
     time_limit: float,
     pacing: Pacing,
     db_path: Path | None,
+    echo: EchoSide | None = None,
 ) -> Phase:
+    """Play ``games`` games at ``pacing``; with ``echo``, in blocks that alternate
+    with the echo's replay of each block (``BLOCKS`` of them, more if the games take
+    longer), so that both servers are measured under the same conditions of the
+    machine, whatever else it does meanwhile."""
     created = await _create_games(port, games, seed)
     rng = random.Random(seed)
     cpu_before = cpu_seconds(server_pid)
     start = time.perf_counter()
     deadline = time.monotonic() + time_limit
     line = StartLine(len(created))
-    results = list(
-        await asyncio.gather(
-            *(
-                play_game(
-                    port,
-                    g["id"],
-                    g["seats"][0]["token"],
-                    actions,
-                    random.Random(rng.getrandbits(32)),
-                    deadline,
-                    pacing,
-                    line,
-                )
-                for g in created
+    gate = Gate() if echo is not None else None
+    results = [GameResult(g["id"]) for g in created]
+    tasks = [
+        asyncio.ensure_future(
+            play_game(
+                port,
+                g["id"],
+                g["seats"][0]["token"],
+                actions,
+                random.Random(rng.getrandbits(32)),
+                deadline,
+                pacing,
+                line,
+                gate,
+                res,
             )
         )
-    )
-    elapsed = time.perf_counter() - start
+        for g, res in zip(created, results, strict=True)
+    ]
+    busy = 0.0  # seconds the games were playing (the gate open)
+    if echo is None or gate is None:
+        await asyncio.gather(*tasks)
+        busy = time.perf_counter() - start
+    else:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.shield(line.go.wait()), MESSAGE_TIMEOUT_S)
+        block_s = max(1.0, actions * pacing.think_ms / 1e3 / BLOCKS)
+        block = 0
+        while True:
+            gate.start(block)
+            opened = time.perf_counter()
+            _, running = await asyncio.wait(tasks, timeout=block_s)
+            gate.stop()
+            while gate.in_flight > 0 and time.monotonic() < deadline:
+                await asyncio.sleep(0.005)
+            busy += time.perf_counter() - opened
+            await asyncio.sleep(SETTLE_S)  # the bots finish the turns they began
+            await echo.replay(results, block, deadline)
+            if not running or time.monotonic() >= deadline:
+                break
+            block += 1
+        gate.start(block + 1)
+        await asyncio.gather(*tasks)
     cpu_after = cpu_seconds(server_pid)
     server_cpu = (
-        (cpu_after - cpu_before) / elapsed
-        if cpu_before is not None and cpu_after is not None and elapsed > 0
+        (cpu_after - cpu_before) / busy
+        if cpu_before is not None and cpu_after is not None and busy > 0
         else float("nan")
     )
     # Read back: a game that stopped on its own turn (or is over) is at rest.
@@ -549,7 +686,7 @@ async def _play_phase(
             extra += max(0, versions[r.id] - r.observed)
         if stored is not None:
             lost += max(0, r.acked - stored.get(r.id, 0))
-    return Phase(results, elapsed, server_cpu, versions, lost, extra, stored is not None)
+    return Phase(results, busy, server_cpu, versions, lost, extra, stored is not None)
 
 
 def _rate(n: int, elapsed: float) -> float:
@@ -559,7 +696,7 @@ def _rate(n: int, elapsed: float) -> float:
 async def _drive(
     server_pid: int,
     server_port: int,
-    start_echo: Callable[[list[str]], int],
+    echo_port: int,
     games: int,
     actions: int,
     seed: int,
@@ -568,31 +705,12 @@ async def _drive(
     db_path: Path | None,
     saturation: bool = True,
 ) -> dict[str, Any]:
+    echo = EchoSide(echo_port, pacing)
     paced = await _play_phase(
-        server_pid, server_port, games, actions, seed, time_limit, pacing, db_path
+        server_pid, server_port, games, actions, seed, time_limit, pacing, db_path, echo
     )
     results = paced.results
-
-    # The echo: the same connections, messages per connection, think times, request
-    # sizes and replies (the recorded states, which the echo loads as it starts).
-    firsts: list[int] = []
-    replies: list[str] = []
-    for r in results:
-        firsts.append(len(replies))
-        replies += r.replies
-    echo_port = await asyncio.to_thread(start_echo, replies)
-    echo_start = time.perf_counter()
-    echo_deadline = time.monotonic() + time_limit
-    echo_line = StartLine(len(results))
-    echo_runs = await asyncio.gather(
-        *(
-            echo_client(echo_port, r, first, echo_deadline, pacing, echo_line)
-            for r, first in zip(results, firsts, strict=True)
-        )
-    )
-    echo_elapsed = time.perf_counter() - echo_start
-    echo_lat = [x for lat, _ in echo_runs for x in lat]
-    echo_errors = [e for _, errs in echo_runs for e in errs]
+    echo_lat, echo_errors, echo_elapsed = echo.latencies, echo.errors, echo.elapsed
 
     sat: Phase | None = None
     sat_pacing = Pacing(think_ms=0.0, min_interval=pacing.min_interval)
@@ -705,25 +823,9 @@ def run(
         py = sys.executable
         procs: list[Process] = []
 
-        def start_echo(replies: list[str]) -> int:
-            """The echo server, loaded with phase 1's states; returns its port."""
-            replies_file = tmpdir / "echo-replies.json"
-            replies_file.write_text(json.dumps(replies), encoding="utf-8")
+        echo_port = free_port()
+        while echo_port == server_port:
             echo_port = free_port()
-            while echo_port == server_port:
-                echo_port = free_port()
-            echo = Process(
-                [
-                    *(py, "-m", "erebus.bench_server", "echo"),
-                    *("--port", str(echo_port), "--replies", str(replies_file)),
-                ],
-                echo_port,
-                tmpdir / "echo.log",
-            )
-            procs.append(echo)
-            echo.wait_ready("/health")
-            return echo_port
-
         try:
             server = Process(
                 [
@@ -738,21 +840,29 @@ def run(
                 tmpdir / "server.log",
             )
             procs.append(server)
-            server.wait_ready("/api/games")
-            out = asyncio.run(
-                _drive(
-                    server.proc.pid,
-                    server_port,
-                    start_echo,
-                    games,
-                    actions,
-                    seed,
-                    time_limit,
-                    pacing,
-                    db_path,
-                    saturation,
-                )
+            echo = Process(
+                [py, "-m", "erebus.bench_server", "echo", "--port", str(echo_port)],
+                echo_port,
+                tmpdir / "echo.log",
             )
+            procs.append(echo)
+            server.wait_ready("/api/games")
+            echo.wait_ready("/health")
+            with asyncio.Runner(loop_factory=_client_loop()) as runner:
+                out = runner.run(
+                    _drive(
+                        server.proc.pid,
+                        server_port,
+                        echo_port,
+                        games,
+                        actions,
+                        seed,
+                        time_limit,
+                        pacing,
+                        db_path,
+                        saturation,
+                    )
+                )
         finally:
             for p in procs:
                 p.stop()
@@ -857,10 +967,9 @@ def _cli(argv: list[str] | None = None) -> int:
     parser.add_argument("--actions", type=int, default=40)
     parser.add_argument("--think-ms", type=float, default=THINK_MS)
     parser.add_argument("--no-saturation", action="store_true")
-    parser.add_argument("--replies", help="echo: a JSON list of the replies to send")
     args = parser.parse_args(argv)
     if args.mode == "echo":
-        run_echo_server(args.port or free_port(), args.replies)
+        run_echo_server(args.port or free_port())
         return 0
     return main(
         games=args.games,
