@@ -30,6 +30,7 @@ KEYS = {
     "echo_p99_ms",
     "echo_per_s",
     "echo_errors",
+    "blocks",
     "ratio_p99",
     "target_ratio",
     "think_ms",
@@ -75,6 +76,7 @@ def test_tiny_run() -> None:
     assert r["log_checked"]
     assert 0 < r["actions"] <= 40
     assert r["echo_messages"] == r["actions"]
+    assert r["blocks"] >= 1  # the games and the echo took turns
     assert 0 < r["p50_ms"] <= r["p99_ms"]
     assert 0 < r["echo_p50_ms"] <= r["echo_p99_ms"]
     assert r["actions_per_s"] > 0 and r["echo_per_s"] > 0
@@ -89,6 +91,7 @@ def test_tiny_run() -> None:
     console.print(render(r))
     text = console.export_text()
     assert "saturation: actions / s" in text and "think 0.05–0.15 s per action" in text
+    assert "blocks, each followed by the echo's replay" in " ".join(text.split())
 
 
 def test_run_checks_its_arguments() -> None:

@@ -18,32 +18,36 @@ under what one server process can do.  ``think_ms=0`` is the old pacing (an
 action every 60 ms per client: 200 clients offer ~3,300 actions/s, several
 times the server's capacity, so the latencies are those of a saturated queue).
 
-Phases, one after the other:
+Phases:
 
-1. *paced* — the games above, started together once every client has
-   connected and got its first state (:class:`StartLine`).  Measured: action round trip (``send {"type":
-   "action", "version": v}`` → the pushed state whose version is ``> v``) as
-   p50/p99, acknowledged actions/s, errors (error messages, refused or dropped
-   connections, timeouts) and lost actions (after the phase each game is read
-   back, ``GET /api/games/{id}`` and its stored action log: its version must
-   equal the last version the client saw acknowledged, and its stored seat-0
-   actions the client's acknowledged count).
-2. *echo* — a bare WebSocket echo (Starlette under uvicorn, the same stack
-   minus the game) driven with the same number of connections, the same number
-   of messages per connection, the same think delays (the very delays drawn in
-   phase 1, replayed) and the same messages: each echo request is padded to the
-   size of the recorded action message, and the echo answers it with the very
-   state message that acknowledged that action in phase 1 (the echo server
-   loads them when it starts, after phase 1), so both sides compress, send and
-   parse the same bytes as in phase 1 and only the game's own work is missing.
-   The figure of merit is ``p99 / p99_echo`` (target ≤ 3×).
-3. *saturation* — ``games`` new games with no think time (only the 60 ms
+1. *paced, server and echo in turns* — the games above, started together once
+   every client has connected and got its first state (:class:`StartLine`), in
+   ``BLOCKS`` blocks (more if the games need longer).  After each block the
+   clients stop (:class:`Gate`; a client that was thinking thinks afresh when its
+   game resumes), the bots finish their turns, and the same block is replayed
+   against a bare WebSocket echo (Starlette under uvicorn, the same stack minus
+   the game): one connection per game, the same think delays (the very delays
+   drawn, replayed), requests of the recorded sizes, each answered with the very
+   state message that acknowledged that action (handed to the echo before the
+   block), so both servers compress, send and have parsed the same bytes and only
+   the game's own work is missing — and both are measured under the same
+   conditions of a shared machine, block by block.  Measured: action round trip
+   (``send {"type": "action", "version": v}`` → the pushed state whose version
+   is ``> v``; for the echo, request → reply) as p50/p99, acknowledged
+   actions/s, errors (error messages, refused or dropped connections, timeouts)
+   and lost actions (after the phase each game is read back, ``GET
+   /api/games/{id}`` and its stored action log: its version must equal the last
+   version the client saw acknowledged, and its stored seat-0 actions the
+   client's acknowledged count).  The figure of merit is ``p99 / p99_echo``
+   (target ≤ 3×).
+2. *saturation* — ``games`` new games with no think time (only the 60 ms
    spacing), so the clients offer more than the server can do: the actions per
    second it sustains there is its throughput ceiling, reported next to the
    paced figures (its latencies are queueing time; errors and lost actions count
    as in phase 1).  ``saturation=False`` skips it.
 
-The clients run in this process, on the same machine as both servers.
+The clients run in this process (on uvloop where installed, with orjson), on
+the same machine as both servers.
 """
 
 from __future__ import annotations
@@ -563,6 +567,7 @@ class EchoSide:
     latencies: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     elapsed: float = 0.0
+    blocks: int = 0
 
     async def replay(self, results: list[GameResult], block: int, deadline: float) -> None:
         trips = [
@@ -578,6 +583,7 @@ class EchoSide:
         trips = [t for t in trips if t]
         if not trips:
             return
+        self.blocks += 1
         async with httpx.AsyncClient() as client:
             answer = await client.post(
                 f"http://{HOST}:{self.port}/replies",
@@ -751,6 +757,7 @@ async def _drive(
         "unexpected_actions": paced.extra + (sat.extra if sat else 0),
         "log_checked": paced.log_checked,
         "echo_messages": len(echo_lat),
+        "blocks": echo.blocks,
         "echo_p50_ms": percentile(echo_lat, 50) * 1e3,
         "echo_p99_ms": echo_p99,
         "echo_per_s": _rate(len(echo_lat), echo_elapsed),
@@ -922,8 +929,9 @@ def render(r: dict[str, Any]) -> Table:
         else ""
     )
     table.caption = (
-        f"paced: {r['pacing']} (mean {r['think_mean_s']:.2f} s; the echo replays the same "
-        f"think times); {r['games_over']} games finished, {r['all_actions']:,} actions "
+        f"paced: {r['pacing']} (mean {r['think_mean_s']:.2f} s), in {r['blocks']} blocks, "
+        "each followed by the echo's replay of it (the same think times and states); "
+        f"{r['games_over']} games finished, {r['all_actions']:,} actions "
         f"stored in {r['elapsed_s']:.1f} s; messages ~{r['sent_bytes_median']:.0f} B out, "
         f"~{r['state_bytes_median']:.0f} B back; server process "
         f"{r['server_cpu'] * 100:.0f}% of a core while playing{sat}"
