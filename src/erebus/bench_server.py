@@ -952,8 +952,8 @@ def main(
     console = console or Console()
     pacing = Pacing(think_ms=think_ms)
     console.print(
-        f"starting the server (the echo follows, replaying its states); {games} games, "
-        f"{pacing.describe()}…"
+        f"starting the server and the echo (they take turns, block by block); {games} "
+        f"games, {pacing.describe()}…"
     )
     r = run(
         games=games, actions=actions, port=port, db=db, think_ms=think_ms, saturation=saturation
