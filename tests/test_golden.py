@@ -11,15 +11,14 @@ and review their diff; otherwise it is a regression to fix.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections import Counter
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from erebus.core.fingerprint import data_fingerprint
 from erebus.games import northwest as game
 
 GOLDEN_DIR = Path(__file__).parent / "golden"
@@ -29,15 +28,6 @@ REGENERATE = (
     "files with `.venv/bin/python tools/make_golden.py` and review their diff; "
     "otherwise this is a regression."
 )
-
-
-def _fingerprint() -> str:
-    h = hashlib.sha256()
-    data = resources.files("erebus.games.northwest").joinpath("data")
-    for name in ("board.json", "rules.json", "tiles.json"):
-        h.update(name.encode())
-        h.update(data.joinpath(name).read_bytes())
-    return h.hexdigest()
 
 
 def _load(path: Path) -> dict[str, Any]:
@@ -58,7 +48,7 @@ def test_golden_playthrough(path: Path) -> None:
     counts = record["legal_counts"]
     assert len(actions) == len(counts)
     data_note = ""
-    if record.get("content_sha256") not in (None, _fingerprint()):
+    if record.get("content_sha256") not in (None, data_fingerprint("erebus.games.northwest")):
         data_note = " The content data files changed since this file was made."
     state = game.new_game(record["players"], record["seed"])
     events: Counter[str] = Counter()

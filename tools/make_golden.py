@@ -24,24 +24,22 @@ eventful: the summary printed for each file (and its ``event_counts``) shows it.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import random
 import sys
 from collections import Counter
 from collections.abc import Iterator
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from golden_files import write_goldens  # tools/, next to this script
 
+from erebus.core.fingerprint import data_fingerprint
 from erebus.games import northwest as game
 from erebus.games.northwest.actions import Action
 from erebus.games.northwest.state import State
 
 GOLDEN_DIR = Path(__file__).resolve().parent.parent / "tests" / "golden"
-DATA_FILES = ("board.json", "rules.json", "tiles.json")
 
 # name -> (players, game seed, policy seed, chance of ending a turn after an action,
 #          chance of a random rather than a greedy action)
@@ -129,16 +127,6 @@ def choose(
     return acts[max(scored)[1]]
 
 
-def content_fingerprint() -> str:
-    """SHA-256 of the packaged data files the games were played with."""
-    h = hashlib.sha256()
-    data = resources.files("erebus.games.northwest").joinpath("data")
-    for name in DATA_FILES:
-        h.update(name.encode())
-        h.update(data.joinpath(name).read_bytes())
-    return h.hexdigest()
-
-
 def play(
     players: int, seed: int, policy_seed: int, end_bias: float, explore: float
 ) -> dict[str, Any]:
@@ -160,7 +148,7 @@ def play(
         "policy_seed": policy_seed,
         "end_bias": end_bias,
         "explore": explore,
-        "content_sha256": content_fingerprint(),
+        "content_sha256": data_fingerprint("erebus.games.northwest"),
         "rounds": state.round,
         "returned": [state.returned(s) for s in range(players)],
         "scores": state.scores(),

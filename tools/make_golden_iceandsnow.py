@@ -31,18 +31,17 @@ solo games still end early (the policy never survives a solo scenario), the
 
 from __future__ import annotations
 
-import hashlib
 import json
 import random
 import sys
 from collections import Counter, defaultdict
 from collections.abc import Iterator
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from golden_files import write_goldens  # tools/, next to this script
 
+from erebus.core.fingerprint import data_fingerprint, state_hash
 from erebus.games import iceandsnow as game
 from erebus.games.iceandsnow import scoring
 from erebus.games.iceandsnow.actions import Action
@@ -50,7 +49,6 @@ from erebus.games.iceandsnow.layout import DOGS, DYN, FOOD, FUEL, HEALTH, MORALE
 from erebus.games.iceandsnow.state import State
 
 GOLDEN_DIR = Path(__file__).resolve().parent.parent / "tests" / "golden" / "iceandsnow"
-DATA_FILES = ("board.json", "cards.json", "map.json", "rules.json", "scenarios.json", "tracks.json")
 HASH_EVERY = 10
 FULL = {"modes": ["survival", "shelters", "dual_species"], "upgrades": "all", "extra_events": True}
 
@@ -128,21 +126,6 @@ def choose(st: State, rnd: random.Random, noise: float = 3.0, explore: float = 0
     return best[1]
 
 
-def content_fingerprint() -> str:
-    """SHA-256 of the packaged data files the games were played with."""
-    h = hashlib.sha256()
-    data = resources.files("erebus.games.iceandsnow").joinpath("data")
-    for name in DATA_FILES:
-        h.update(name.encode())
-        h.update(data.joinpath(name).read_bytes())
-    return h.hexdigest()
-
-
-def state_hash(st: State) -> str:
-    text = json.dumps(st.to_json(), sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
-
-
 def checkpoint(st: State, legal: list[Action]) -> dict[str, Any]:
     """What is recorded before an action."""
     return {
@@ -179,7 +162,7 @@ def play(players: int, seed: int, options: dict[str, Any], policy_seed: int) -> 
         "seed": seed,
         "options": options,
         "policy_seed": policy_seed,
-        "content_sha256": content_fingerprint(),
+        "content_sha256": data_fingerprint("erebus.games.iceandsnow"),
         "setup_events": setup,
         "outcome": st.outcome,
         "reason": st.reason,

@@ -14,40 +14,24 @@ REGENERATE ONLY FOR AN INTENDED CHANGE OF RULES OR DATA:
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections import Counter
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from erebus.core.fingerprint import data_fingerprint, state_hash
 from erebus.games import iceandsnow as game
 from erebus.games.iceandsnow.state import State
 
 GOLDEN_DIR = Path(__file__).resolve().parent.parent / "golden" / "iceandsnow"
 FILES = sorted(GOLDEN_DIR.glob("*.json"))
-DATA_FILES = ("board.json", "cards.json", "map.json", "rules.json", "scenarios.json", "tracks.json")
 REGENERATE = (
     "If this change of rules (or of the data files) is intended, regenerate the golden "
     "files with `.venv/bin/python tools/make_golden_iceandsnow.py` and review their diff; "
     "otherwise this is a regression."
 )
-
-
-def _fingerprint() -> str:
-    h = hashlib.sha256()
-    data = resources.files("erebus.games.iceandsnow").joinpath("data")
-    for name in DATA_FILES:
-        h.update(name.encode())
-        h.update(data.joinpath(name).read_bytes())
-    return h.hexdigest()
-
-
-def _hash(st: State) -> str:
-    text = json.dumps(st.to_json(), sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def _load(path: Path) -> dict[str, Any]:
@@ -69,7 +53,7 @@ def test_golden_files_exist() -> None:
 def test_golden_playthrough(path: Path) -> None:
     record = _load(path)
     note = ""
-    if record.get("content_sha256") != _fingerprint():
+    if record.get("content_sha256") != data_fingerprint("erebus.games.iceandsnow"):
         note = " The content data files changed since this file was made."
     where = f"{path.name}: "
     players, seed, options = record["players"], record["seed"], record["options"]
@@ -103,7 +87,7 @@ def test_golden_playthrough(path: Path) -> None:
         )
         assert st.scores() == step["scores"], f"{at}: scores differ.{note} {REGENERATE}"
         if "hash" in step:
-            assert _hash(st) == step["hash"], f"{at}: the state differs.{note} {REGENERATE}"
+            assert state_hash(st) == step["hash"], f"{at}: the state differs.{note} {REGENERATE}"
     assert st.is_over, f"{where}the game is not over after its actions.{note} {REGENERATE}"
     assert st.outcome == record["outcome"] and st.reason == record["reason"], (
         f"{where}the ending differs: {st.outcome} ({st.reason}).{note} {REGENERATE}"
@@ -114,7 +98,7 @@ def test_golden_playthrough(path: Path) -> None:
     assert dict(sorted(counts.items())) == record["event_counts"], (
         f"{where}the event counts differ.{note} {REGENERATE}"
     )
-    assert _hash(st) == record["final_hash"], f"{where}final state differs.{note} {REGENERATE}"
+    assert state_hash(st) == record["final_hash"], f"{where}final state differs.{note} {REGENERATE}"
     assert st.to_json() == record["final_state"], (
         f"{where}final to_json differs.{note} {REGENERATE}"
     )
