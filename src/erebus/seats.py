@@ -1,5 +1,5 @@
 """How seats look on screen, the same in every game: colours, default names,
-places (1st, 2nd …) and the points each seat scored, by category.
+places (1st, 2nd …), the points each seat scored by category and the score table.
 
 The fourth seat is green, not the boxes' white: a white badge vanishes on ice
 and snow, and every colour here must read on sea, land, ice and a dark terminal.
@@ -12,6 +12,8 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from rich.style import Style
+from rich.table import Table
+from rich.text import Text
 
 PLAYER_COLOURS = ("#e0453a", "#4a86e8", "#e3a92b", "#3fb05a")
 """Seat colours: red, blue, ochre, green."""
@@ -54,3 +56,43 @@ def points_by_category(
             row[ev.seat] += ev.delta
     rank = {c: i for i, c in enumerate(order)}
     return dict(sorted(out.items(), key=lambda kv: rank.get(kv[0], len(rank))))
+
+
+TOTAL_STYLE = Style(bold=True, color="#ffd24a")
+WARN_STYLE = Style(bold=True, color="#e06666")
+
+
+def score_table(
+    title: str,
+    names: Sequence[str],
+    scores: Sequence[int],
+    ranking: Sequence[int],
+    breakdown: dict[str, list[int]] | None,
+) -> Table:
+    """Points by category per seat (``breakdown``, e.g. :func:`points_by_category`;
+    None: totals only), the totals and, with more than one seat, the places.  A
+    breakdown that does not add up to ``scores`` gets a warning row: every engine
+    promises that its scores are the sum of its score events."""
+    n = len(scores)
+    table = Table(title=title, title_style=Style(bold=True))
+    table.add_column("", style="#cfcfcf", no_wrap=True)
+    for s in range(n):
+        table.add_column(Text(names[s], player_style(s)), justify="right")
+    if breakdown is not None:
+        for category, values in breakdown.items():
+            table.add_row(category, *(Text(f"{x:+d}" if x else "·") for x in values))
+        sums = [sum(x[s] for x in breakdown.values()) for s in range(n)]
+        if sums != list(scores):
+            table.add_row(
+                Text("unexplained", WARN_STYLE),
+                *(Text(f"{scores[s] - sums[s]:+d}", WARN_STYLE) for s in range(n)),
+            )
+        table.add_section()
+    table.add_row(Text("Total", Style(bold=True)), *(Text(str(x), TOTAL_STYLE) for x in scores))
+    if n > 1:
+        place = {seat: i + 1 for i, seat in enumerate(ranking)}
+        table.add_row(
+            Text("Rank", Style(bold=True)),
+            *(Text(ordinal(place[s]), Style(bold=place[s] == 1)) for s in range(n)),
+        )
+    return table

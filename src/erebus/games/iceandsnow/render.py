@@ -72,9 +72,9 @@ from erebus.games.iceandsnow.layout import (
 from erebus.games.iceandsnow.state import State
 from erebus.seats import (
     default_names,
-    ordinal,
     player_style,
     points_by_category,
+    score_table,
 )
 
 GOLD = Style(bold=True, color="#ffd24a")
@@ -1040,33 +1040,10 @@ def final_table(
     names: Sequence[str] | None = None,
 ) -> RenderableType:
     """Scores by category per seat, totals and ranks; in solo, the objectives too."""
-    names = _names(state, names)
-    n = state.players
-    scores = state.scores()
-    place = {s: i + 1 for i, s in enumerate(state.ranking())}
     outcome = state.outcome
     title = f"Final scores ({outcome})" if state.is_over else f"Scores in round {state.round}"
-    table = Table(title=title, title_style=Style(bold=True))
-    table.add_column("", style="#cfcfcf", no_wrap=True)
-    for s in range(n):
-        table.add_column(Text(names[s], player_style(s)), justify="right")
-    if events is not None:
-        breakdown = score_breakdown(events, n)
-        for cat, values in breakdown.items():
-            table.add_row(cat, *(Text(f"{x:+d}" if x else "·") for x in values))
-        sums = [sum(x[s] for x in breakdown.values()) for s in range(n)]
-        if sums != scores:
-            table.add_row(
-                Text("unexplained", WARN),
-                *(Text(f"{scores[s] - sums[s]:+d}", WARN) for s in range(n)),
-            )
-        table.add_section()
-    table.add_row(Text("Total", Style(bold=True)), *(Text(str(x), GOLD) for x in scores))
-    if n > 1:
-        table.add_row(
-            Text("Rank", Style(bold=True)),
-            *(Text(ordinal(place[s]), Style(bold=place[s] == 1)) for s in range(n)),
-        )
+    breakdown = None if events is None else score_breakdown(events, state.players)
+    table = score_table(title, _names(state, names), state.scores(), state.ranking(), breakdown)
     parts: list[RenderableType] = [table]
     if state.is_over:
         v = state.view(None)

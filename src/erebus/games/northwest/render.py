@@ -41,10 +41,10 @@ from erebus.core.events import Event
 from erebus.games.northwest.state import State
 from erebus.seats import (
     default_names,
-    ordinal,
     player_colour,
     player_style,
     points_by_category,
+    score_table,
 )
 
 # ----------------------------------------------------------------- palette
@@ -939,33 +939,6 @@ def final_table(
     used); without them only totals and ranks are shown.  A breakdown that does
     not add up to ``scores()`` gets a warning row, since the engine promises it does.
     """
-    names = _names(state, names)
-    n = state.players
-    scores = state.scores()
-    ranking = state.ranking()
-    place = {seat: i + 1 for i, seat in enumerate(ranking)}
     title = "Final scores" if state.is_over else f"Scores after round {state.round}"
-    table = Table(title=title, title_style=Style(bold=True), show_lines=False)
-    table.add_column("", style="#cfcfcf", no_wrap=True)
-    for seat in range(n):
-        table.add_column(Text(names[seat], player_style(seat)), justify="right")
-    if events is not None:
-        breakdown = score_breakdown(events, n)
-        for category, values in breakdown.items():
-            table.add_row(category, *(Text(f"{v:+d}" if v else "·") for v in values))
-        sums = [sum(v[s] for v in breakdown.values()) for s in range(n)]
-        if sums != scores:
-            table.add_row(
-                Text("unexplained", Style(color="#e06666")),
-                *(Text(f"{scores[s] - sums[s]:+d}", Style(color="#e06666")) for s in range(n)),
-            )
-        table.add_section()
-    table.add_row(
-        Text("Total", Style(bold=True)),
-        *(Text(str(scores[s]), Style(bold=True, color="#ffd24a")) for s in range(n)),
-    )
-    table.add_row(
-        Text("Rank", Style(bold=True)),
-        *(Text(ordinal(place[s]), Style(bold=place[s] == 1)) for s in range(n)),
-    )
-    return table
+    breakdown = None if events is None else score_breakdown(events, state.players)
+    return score_table(title, _names(state, names), state.scores(), state.ranking(), breakdown)
