@@ -382,6 +382,24 @@ def test_refresh_is_followed_only_by_a_free_draw_of_the_same_vehicle(content) ->
     assert st.cost_of("draw") == 2  # refresh + draw was the turn's first action
 
 
+def test_refresh_with_two_tiles_in_the_bag_tops_the_display_up_to_four(content) -> None:  # type: ignore[no-untyped-def]
+    """Issue 10: the 2 new tiles come first, the old 4 go back, then 2 of them come out
+    again, so the display is full for the rest of the game; no tile appears or vanishes."""
+    st = g(content)
+    st.bag = st.bag[:2]  # a late position: only two large tiles left in the bag
+    fresh, old = set(st.bag), set(st.disp)
+    tiles = sorted(st.bag + st.disp)
+    ev = st.apply(Action("refresh", "ship"))
+    assert len(st.disp) == 4 and len(st.bag) == 2
+    assert fresh <= set(st.disp)  # the new ones are drawn before the old ones go back
+    assert len(old & set(st.disp)) == 2 and set(st.bag) <= old
+    assert sorted(st.bag + st.disp) == tiles  # conserved
+    shown = next(e for e in ev if type(e).__name__ == "DisplayRefreshed")
+    assert list(shown.tiles) == st.display
+    st.apply(Action.draw_display("ship", 0))  # the draw after it refills from the bag
+    assert len(st.disp) == 4 and len(st.bag) == 1
+
+
 # -- §7.C place ------------------------------------------------------------------
 
 

@@ -872,9 +872,7 @@ def ask_human(
             group = next(
                 (g for g in choice.groups if g[0].startswith("take:") and word == g[0][5:]), None
             )
-        if group is not None:
-            if len(group[3]) == 1:
-                return choice.numbered[group[3][0] - 1]
+        if group is not None:  # a group key only lists, even a group of one (issue 10)
             note = ui.group_note(state, group[0])
             console.print(Text(f"{group[2]}{' — ' + note if note else ''}", Style(bold=True)))
             if len(group[3]) > _LIST_MAX and not full:

@@ -61,10 +61,15 @@ def in_action_with_crew_placed(state: State) -> bool:
     return state.pending == "action" and state.round >= 2 and bool(state.spaces_occupancy())
 
 
+PASS = "pass (out"  # a filter that matches the pass action alone, so it plays it
+
+
 def answers(head: Iterable[str], limit: int = 5000) -> Callable[[str], str]:
-    """Answer ``head`` first, then alternately "pass" and "1" (a human who passes at once
-    and otherwise takes the first choice); end of input after ``limit`` answers."""
-    it = itertools.islice(itertools.chain(head, itertools.cycle(["pass", "1"])), limit)
+    """Answer ``head`` first, then alternately "pass (out" and "1" (a human who passes at
+    once and otherwise takes the first choice); end of input after ``limit`` answers.
+    "pass (out" is a filter matching only the pass action: the group key "pass" would only
+    list it."""
+    it = itertools.islice(itertools.chain(head, itertools.cycle([PASS, "1"])), limit)
 
     def ask(prompt: str) -> str:
         try:
@@ -278,7 +283,7 @@ def test_options_reach_the_game_and_the_save(tmp_path: Path) -> None:
 def test_quit_and_step_replay(tmp_path: Path) -> None:
     save = tmp_path / "quit.json"
     console = recording_console()
-    ask = answers(["1", "1", "pass", "1", "q"], limit=5)
+    ask = answers(["1", "1", PASS, "1", "q"], limit=5)
     assert run_play(3, 1, 6, str(save), console=console, input_fn=ask, game="iceandsnow") == 0
     assert "Game saved to" in console.export_text()
     game = load_save(save)
@@ -432,7 +437,7 @@ def test_cli_solo_scenario_reads_a_pipe(tmp_path: Path) -> None:
             "--save",
             save,
         ],
-        input="pass\n1\n" * 300,
+        input=f"{PASS}\n1\n" * 300,
     )
     assert result.exit_code == 0, result.output
     game = load_save(save)

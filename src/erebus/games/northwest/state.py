@@ -818,16 +818,21 @@ class State:
 
         def commit(events: list[Event]) -> None:
             # Rulebook (seed 000): draw 4 new tiles first, then put the old ones
-            # back, so the old display cannot come straight back.
+            # back, so the old display cannot come straight back.  With fewer than 4
+            # in the bag the display is then topped up from the bag (the returned
+            # tiles among them), or it would stay short for the rest of the game.
             old = self.disp
+            size = self._geo.content.rules.display_size
             rng = Rng.from_state(self.rng)
             self.disp = []
-            for _ in range(self._geo.content.rules.display_size):
+            for _ in range(size):
                 if self.bag:
                     self.disp.append(self.bag.pop(rng.below(len(self.bag))))
-            self.rng = rng.state
             for t in old:
                 bisect.insort(self.bag, t)
+            while len(self.disp) < size and self.bag:
+                self.disp.append(self.bag.pop(rng.below(len(self.bag))))
+            self.rng = rng.state
             ids = self._geo.all_ids
             events.append(DisplayRefreshed(seat, tuple(ids[t] for t in self.disp)))
             if self.disp or any(self.pile_counts):
