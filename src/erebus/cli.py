@@ -31,8 +31,9 @@ def _check_game(game: str) -> None:
 @app.command()
 def play(
     game: Annotated[
-        str, typer.Option(help="Which game to play: northwest or iceandsnow.")
-    ] = "northwest",
+        str | None,
+        typer.Option(help="Which game to play: northwest or iceandsnow (default northwest)."),
+    ] = None,
     players: Annotated[
         int | None,
         typer.Option(help="Number of players (Northwest 2–4, Ice and Snow 1–4; default 3)."),
@@ -51,8 +52,12 @@ def play(
         str | None, typer.Option(help="Comma-separated player names, e.g. Ann,Bob,Cy.")
     ] = None,
     level: Annotated[
-        str, typer.Option(help="Bot difficulty: easy (random), medium (greedy), hard (MCTS).")
-    ] = "medium",
+        str | None,
+        typer.Option(
+            help="Bot difficulty: easy (random), medium (greedy), hard (MCTS); default medium "
+            "(with --load: the saved level)."
+        ),
+    ] = None,
     think: Annotated[float, typer.Option(help="Seconds a hard bot thinks per move.")] = 1.0,
     options: Annotated[
         str | None,
@@ -65,6 +70,13 @@ def play(
         typer.Option(
             help="iceandsnow solo scenario: lost-expedition or magnetic-north-pole "
             "(implies --players 1 --humans 1)."
+        ),
+    ] = None,
+    load: Annotated[
+        str | None,
+        typer.Option(
+            help="Resume a save file (game, players, seed, options, names and seats come "
+            "from it); add --save to keep saving, e.g. to the same file."
         ),
     ] = None,
 ) -> None:
@@ -83,6 +95,7 @@ def play(
         game=game,
         options=options,
         scenario=scenario,
+        load=load,
     )
     raise typer.Exit(code)
 

@@ -33,6 +33,7 @@ options, seed and actions, same state).
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import random
@@ -65,6 +66,7 @@ from erebus.games.northwest.events import (
     SledLost,
     SunMoved,
 )
+from erebus.undo import is_barrier
 
 InputFn = Callable[[str], str]
 
@@ -91,10 +93,13 @@ HELP = """\
 How to choose an action
   12            play action number 12 (numbers stay the same until you act)
   p             list a group: d draw/draft, r refresh, p place, m move,
-                t transfer, x explore, c discover (e = end turn, pass = pass)
+                t transfer, x explore, c discover, e end turn, pass; a group
+                key never plays an action, even the only one of its group
   place L17     list the actions whose description contains every word;
                 if exactly one matches, it is played (try "move greenland")
   v 12          preview the board after action 12 without playing it
+  u             take back your last action of this turn (not past a tile
+                drawn from the bag, nor past the end of your turn)
   a             list every legal action
   b             show the board and the panels again
   ?             this help
@@ -115,13 +120,16 @@ How to choose an action
   12              play action number 12 (numbers stay the same until you act)
   hunt            list a group: its key is shown left of it in the menu
                   (cabin, hunt, fish, explore, xcapt = Exchange in the captain
-                  column, ccarp = Collect in the carpenter column, dest, voyage …)
+                  column, ccarp = Collect in the carpenter column, dest, voyage …);
+                  a group key never plays an action, even the only one of its group
   hunt all        list a big group in full (otherwise it is summarised)
   cabin food=3    list the actions matching every word (key=value words match
                   exactly, other words anywhere in the description); if exactly
-                  one matches, it is played (try "fish sailors" or "pass")
+                  one matches, it is played (try "fish sailors3")
   v 12            preview the board after action 12 (hidden cards are drawn at
                   random in the preview, so it shows nothing you may not know)
+  u               take back your last action of this turn (not past a card
+                  revealed or drawn, nor past the end of your turn)
   a               list every legal action
   b               show the board and the panels again
   ?               this help
@@ -221,6 +229,10 @@ class GameUI(ABC):
     def describe(self, state: Any, action: Any) -> str:
         return str(action)
 
+    def played(self, state: Any, action: Any, secret: bool) -> str:
+        """The action on the "▶ player: …" line; ``secret``: others watch the screen."""
+        return self.describe(state, action)
+
     def brief(self, state: Any, action: Any) -> str:
         """An action on a menu line that already names its group."""
         return self.describe(state, action)
@@ -269,6 +281,10 @@ class GameUI(ABC):
 
     def stopped_where(self, state: Any) -> str:
         return f"round {state.round}" if state.round else "the setup"
+
+    def min_width(self) -> int:
+        """Columns the game's screen needs; narrower, it would be cut off."""
+        return 80
 
 
 # -- Expedition: Northwest Passage -------------------------------------------------
@@ -387,6 +403,22 @@ class NorthwestUI(GameUI):
     def stopped_where(self, state: Any) -> str:
         return f"round {state.round}" if state.round else "the setup draft"
 
+    def min_width(self) -> int:
+        """The compact board's width: its squares cannot wrap (the panels can)."""
+        return _compact_board_width()
+
+
+def _compact_board_width() -> int:
+    global _BOARD_WIDTH
+    if _BOARD_WIDTH is None:
+        wide = Console(width=1000, record=True, file=io.StringIO())
+        wide.print(render.board(nw.new_game(2, 0), cell=render.COMPACT))
+        _BOARD_WIDTH = max(len(line.rstrip()) for line in wide.export_text().splitlines())
+    return _BOARD_WIDTH
+
+
+_BOARD_WIDTH: int | None = None
+
 
 # -- Through Ice and Snow ------------------------------------------------------------
 
@@ -467,6 +499,13 @@ class IceAndSnowUI(GameUI):
     def describe(self, state: Any, action: Any) -> str:
         text: str = self._render.describe(state, action)
         return text
+
+    def played(self, state: Any, action: Any, secret: bool) -> str:
+        if secret and action.kind == "choose_investor":
+            return "chooses an investor (kept secret)"
+        if secret and action.kind == "choose_cartography":
+            return "chooses a cartography card (kept secret)"
+        return self.describe(state, action)
 
     def brief(self, state: Any, action: Any) -> str:
         if action.kind != "take":
@@ -591,6 +630,11 @@ class IceAndSnowUI(GameUI):
     def stopped_where(self, state: Any) -> str:
         return f"round {state.round}" if state.round else "the setup choices"
 
+    def min_width(self) -> int:
+        """The panels reflow; one action-board column or personal board must fit."""
+        r = self._render
+        return max(int(r._BOARD_COLUMN), int(r._BOARD_WIDTH)) + 4
+
 
 UIS: dict[str, GameUI] = {"northwest": NorthwestUI(), "iceandsnow": IceAndSnowUI()}
 
@@ -620,6 +664,11 @@ class SavedGame:
     names: list[str]
     game: str = GAME
     options: dict[str, Any] = field(default_factory=dict)
+    seats: list[str] | None = None  # "human" or "bot" per seat; None in older saves
+    level: str | None = None  # the bots' level; None in older saves
+
+
+SEAT_KINDS = ("human", "bot")
 
 
 def save_data(
@@ -629,9 +678,12 @@ def save_data(
     names: Sequence[str],
     game: str = GAME,
     options: dict[str, Any] | None = None,
+    seats: Sequence[str] | None = None,
+    level: str | None = None,
 ) -> dict[str, Any]:
-    """The JSON document of a save file."""
-    return {
+    """The JSON document of a save file (``seats`` and ``level`` let ``--load`` resume it
+    with the same people and bots)."""
+    data: dict[str, Any] = {
         "game": game,
         "players": players,
         "seed": seed,
@@ -639,6 +691,11 @@ def save_data(
         "actions": [a.to_json() for a in actions],
         "names": list(names),
     }
+    if seats is not None:
+        data["seats"] = list(seats)
+    if level is not None:
+        data["level"] = level
+    return data
 
 
 def write_save(path: str | os.PathLike[str], data: dict[str, Any]) -> None:
@@ -695,6 +752,14 @@ def load_save(path: str | os.PathLike[str]) -> SavedGame:
         isinstance(names, list) and len(names) == players and all(isinstance(n, str) for n in names)
     ):
         raise SaveError(f"{path}: 'names' must be a list of {players} strings")
+    seats = d.get("seats")
+    if seats is not None and not (
+        isinstance(seats, list) and len(seats) == players and all(k in SEAT_KINDS for k in seats)
+    ):
+        raise SaveError(f'{path}: \'seats\' must be a list of {players} of "human" or "bot"')
+    level = d.get("level")
+    if level is not None and level not in LEVELS:
+        raise SaveError(f"{path}: 'level' must be one of {', '.join(LEVELS)}")
     actions: list[Any] = []
     state = ui.new_game(players, seed, options)
     for i, a in enumerate(acts, 1):
@@ -709,7 +774,7 @@ def load_save(path: str | os.PathLike[str]) -> SavedGame:
         except ValueError as exc:
             raise SaveError(f"{path}: action {i} ({action}) is not legal there: {exc}") from exc
         actions.append(action)
-    return SavedGame(players, seed, actions, list(names), game, options)
+    return SavedGame(players, seed, actions, list(names), game, options, seats, level)
 
 
 # --------------------------------------------------------------------- printing
@@ -730,6 +795,36 @@ def print_events(
     ui = ui or UIS[GAME]
     for ev in events:
         console.print(ui.event_line(state, ev, names))
+
+
+def too_narrow(console: Console, ui: GameUI) -> bool:
+    return console.width < ui.min_width()
+
+
+def width_notice(console: Console, ui: GameUI) -> Text:
+    """What is shown instead of a screen the terminal is too narrow for."""
+    return Text(
+        f"This screen needs {ui.min_width()} columns; the terminal has {console.width} — "
+        "widen it to see the board (the list of actions below still works).",
+        Style(bold=True, color="#e06666"),
+    )
+
+
+def print_view(
+    console: Console,
+    ui: GameUI,
+    state: Any,
+    names: Sequence[str],
+    bots: Sequence[bool] | None,
+    seat: int | None,
+    log: Sequence[Event],
+) -> None:
+    """The game's screen, or a notice saying how wide the terminal must be for it
+    (Rich would otherwise cut the board's columns off)."""
+    if too_narrow(console, ui):
+        console.print(width_notice(console, ui))
+    else:
+        console.print(ui.game_view(state, names, bots, console, seat, log))
 
 
 # --------------------------------------------------------------------- the human prompt
@@ -785,7 +880,7 @@ def _print_menu(
     console.print(
         Text(
             f"Number to play · group key to list · words to filter ({example}) · "
-            "v N preview · ? help · q quit",
+            "v N preview · u undo · ? help · q quit",
             Style(color="#9a9a9a"),
         )
     )
@@ -804,13 +899,19 @@ def _preview(
     trial, events, note = ui.preview(state, action)
     console.print(Text(f"Preview of: {ui.describe(state, action)}{note}", Style(bold=True)))
     seat = state.current_player
-    if ui.name == GAME:
+    if too_narrow(console, ui):
+        console.print(width_notice(console, ui))
+    elif ui.name == GAME:
         console.print(render.board(trial, names, _cell_for(console)))
     else:
         console.print(ui.game_view(trial, names, bots, console, seat, [*log, *events]))
     for ev in events:
         console.print(ui.event_line(trial, ev, names))
     console.print(Text("(not played)", Style(color="#9a9a9a")))
+
+
+#: What :func:`ask_human` returns when the player types ``u`` and may take back an action.
+UNDO = "undo"
 
 
 def ask_human(
@@ -821,12 +922,14 @@ def ask_human(
     input_fn: InputFn,
     ui: GameUI | None = None,
     log: Sequence[Event] = (),
+    undoable: str | None = None,
 ) -> Any | None:
-    """Ask the current player for an action; ``None`` if they quit (or input ended)."""
+    """Ask the current player for an action; ``None`` if they quit (or input ended),
+    :data:`UNDO` if they take back ``undoable`` (their last action, when it may be)."""
     ui = ui or UIS[GAME]
     seat = state.current_player
     choice = ui.choices(state)
-    console.print(ui.game_view(state, names, bots, console, seat, log))
+    print_view(console, ui, state, names, bots, seat, log)
     _print_menu(console, ui, state, choice, names)
     total = len(choice.numbered)
     while True:
@@ -845,8 +948,16 @@ def ask_human(
             console.print(ui.help, markup=False, highlight=False)
             continue
         if low in ("b", "board"):
-            console.print(ui.game_view(state, names, bots, console, seat, log))
+            print_view(console, ui, state, names, bots, seat, log)
             _print_menu(console, ui, state, choice, names)
+            continue
+        if low in ("u", "undo"):
+            if undoable is not None:
+                return UNDO
+            console.print(
+                "Nothing to take back: undo works within your turn, back to the last "
+                "action that revealed a tile or card or passed the turn on."
+            )
             continue
         if low in ("a", "all"):
             _print_list(console, ui, state, choice, range(1, total + 1))
@@ -921,32 +1032,70 @@ def run_play(
     names: list[str] | None = None,
     console: Console | None = None,
     input_fn: InputFn = input,
-    level: str = "medium",
+    level: str | None = None,
     think_s: float = 1.0,
-    game: str = GAME,
+    game: str | None = None,
     options: str | dict[str, Any] | None = None,
     scenario: str | None = None,
+    load: str | None = None,
 ) -> int:
     """Play a game at the terminal; returns the exit code (0, or 2 for bad arguments).
 
     Seats ``0 .. humans-1`` are people (seat 1 is Red, and so on), the others
     bots of difficulty ``level`` (easy = random, medium = greedy, hard = MCTS
-    thinking ``think_s`` seconds a move), seeded from the game seed so a game
-    of easy or medium bots is reproducible.  With ``save`` the action log is
+    thinking ``think_s`` seconds a move; default medium), seeded from the game seed so
+    a game of easy or medium bots is reproducible.  With ``save`` the action log is
     written after every action.  ``options`` (a dict or JSON text) are the
     game's options; ``scenario`` (Through Ice and Snow's solo scenarios) implies
     one player, a person unless ``humans`` says otherwise.
+
+    ``load`` resumes a save file: game, players, seed, options and names come from
+    it (giving a different one is an error), the seats are people or bots as saved
+    unless ``humans`` says otherwise, the bots play at the saved level unless
+    ``level`` is given.  Saving goes to ``save`` only when it is given (it may be the
+    loaded file itself).
     """
     console = console or Console()
+    loaded: SavedGame | None = None
+    if load is not None:
+        try:
+            loaded = load_save(load)
+        except SaveError as exc:
+            return _error(console, str(exc))
+        clash = [
+            f"{flag} {given}"
+            for flag, given, saved_value in (
+                ("--game", game, loaded.game),
+                ("--players", players, loaded.players),
+                ("--seed", seed, loaded.seed),
+                ("--scenario", scenario, loaded.options.get("scenario")),
+            )
+            if given is not None and given != saved_value
+        ]
+        if options is not None:
+            clash.append("--options")
+        if clash:
+            return _error(
+                console,
+                f"{load} holds its own game, players, seed and options; drop {', '.join(clash)}",
+            )
+        game, players, seed = loaded.game, loaded.players, loaded.seed
+        options = dict(loaded.options)
+        if humans is None and loaded.seats is not None:
+            humans = loaded.seats.count("human")
+        if level is None:
+            level = loaded.level
+        if names is None:
+            names = list(loaded.names)
     try:
-        ui = ui_for(game)
+        ui = ui_for(game or GAME)
     except ValueError as exc:
         return _error(console, str(exc))
     try:
         opts = parse_options(options)
     except ValueError as exc:
         return _error(console, str(exc))
-    if scenario is not None:
+    if scenario is not None and loaded is None:
         if ui.name != "iceandsnow":
             return _error(console, f"{ui.short} has no scenarios (--scenario)")
         from erebus.games.iceandsnow.options import SCENARIOS
@@ -961,6 +1110,7 @@ def run_play(
         players = 1 if solo else 3
     if humans is None:
         humans = 1
+    level = level or "medium"
     if players not in ui.players:
         lo, hi = ui.players[0], ui.players[-1]
         return _error(console, f"{ui.short} is for {lo}–{hi} players")
@@ -977,7 +1127,10 @@ def run_play(
     # A fresh seed is short enough to type back in.
     game_seed = secrets.randbelow(10**6) if seed is None else seed
     names = list(names) if names else ui.default_names(players)
-    bots = [seat >= humans for seat in range(players)]
+    if loaded is not None and loaded.seats is not None and humans == loaded.seats.count("human"):
+        bots = [kind == "bot" for kind in loaded.seats]
+    else:
+        bots = [seat >= humans for seat in range(players)]
     state = ui.new_game(players, game_seed, opts)
     seat_bots = {
         s: make_bot(level, seed=game_seed * 10 + s, time_s=think_s)
@@ -986,9 +1139,16 @@ def run_play(
     }
     history: list[Any] = []
     all_events: list[Event] = ui.setup_events(state)
+    for action in loaded.actions if loaded is not None else ():
+        all_events += state.apply(action)
+        history.append(action)
+    # Take-backs of the current turn: (state before, events before, the action).
+    undo_stack: list[tuple[Any, int, Any]] = []
+    assert level is not None
 
     def data() -> dict[str, Any]:
-        return save_data(players, game_seed, history, names, ui.name, opts)
+        seats = ["bot" if b else "human" for b in bots]
+        return save_data(players, game_seed, history, names, ui.name, opts, seats, level)
 
     def saved() -> None:
         if save:
@@ -999,6 +1159,8 @@ def run_play(
     except OSError as exc:
         return _error(console, f"cannot write the save file {save}: {exc}")
     intro = Text()
+    if loaded is not None:
+        intro.append(f"Resumed {load} ({len(history)} actions): ", Style(bold=True))
     intro.append(ui.title, Style(bold=True))
     extra = ""
     if opts.get("scenario"):
@@ -1006,12 +1168,13 @@ def run_play(
     if opts.get("modes"):
         extra += f", modes {', '.join(opts['modes'])}"
     intro.append(f" — {players} player{'s' if players > 1 else ''}{extra}, seed {game_seed}. ")
+    people = players - sum(bots)
     for s in range(players):
         intro.append_text(_name_text(ui, names, s))
-        intro.append(f" ({level} bot)" if bots[s] else " (you)" if humans == 1 else " (human)")
+        intro.append(f" ({level} bot)" if bots[s] else " (you)" if people == 1 else " (human)")
         intro.append(", " if s < players - 1 else ".")
     console.print(intro)
-    if humans:
+    if people:
         console.print(Text("Type ? at the prompt for help.", Style(color="#9a9a9a")))
 
     while not state.is_over:
@@ -1020,22 +1183,40 @@ def run_play(
         if bots[seat]:
             action = seat_bots[seat].choose(state)
         else:
-            picked = ask_human(state, names, bots, console, input_fn, ui, all_events)
+            last = ui.describe(undo_stack[-1][0], undo_stack[-1][2]) if undo_stack else None
+            picked = ask_human(state, names, bots, console, input_fn, ui, all_events, last)
             if picked is None:
                 return _quit(console, input_fn, save, data)
+            if picked is UNDO:
+                state, kept, taken = undo_stack.pop()
+                history.pop()
+                del all_events[kept:]
+                saved()
+                line = Text("↶ ")
+                line.append_text(_name_text(ui, names, seat))
+                line.append(f" takes back: {ui.describe(state, taken)}")
+                console.print(line)
+                continue
             action = picked
         line = Text("▶ ")
         line.append_text(_name_text(ui, names, seat))
-        line.append(f": {ui.describe(state, action)}")
+        # A secret choice (an investor) stays hidden from the people at the screen.
+        secret = people > 1 or (bots[seat] and people > 0)
+        line.append(f": {ui.played(state, action, secret)}")
+        before = state.clone()
         events = state.apply(action)
+        if bots[seat] or is_barrier(ui.name, seat, before, state, events):
+            undo_stack.clear()
+        else:
+            undo_stack.append((before, len(all_events), action))
         history.append(action)
         all_events += events
         saved()
         console.print(line)
         print_events(console, events, names, state, ui)
 
-    viewer = 0 if humans == 1 else None
-    console.print(ui.game_view(state, names, bots, console, viewer, all_events))
+    viewer = next((s for s in range(players) if not bots[s]), None) if people == 1 else None
+    print_view(console, ui, state, names, bots, viewer, all_events)
     console.print(ui.final(state, all_events, names))
     if save:
         console.print(f"Saved to {save}; watch it again with: erebus replay {save}")
@@ -1103,7 +1284,7 @@ def run_replay(
     )
     all_events: list[Event] = ui.setup_events(state)
     if step:
-        console.print(ui.game_view(state, names, None, console, None, all_events))
+        print_view(console, ui, state, names, None, None, all_events)
     total = len(game.actions)
     for i, action in enumerate(game.actions, 1):
         if step:
@@ -1123,9 +1304,9 @@ def run_replay(
         console.print(line)
         print_events(console, events, names, state, ui)
         if step:
-            console.print(ui.game_view(state, names, None, console, None, all_events))
+            print_view(console, ui, state, names, None, None, all_events)
     if not step:
-        console.print(ui.game_view(state, names, None, console, None, all_events))
+        print_view(console, ui, state, names, None, None, all_events)
     if state.is_over:
         console.print(ui.final(state, all_events, names))
     else:
