@@ -342,3 +342,132 @@ def test_run_play_with_each_bot_level(tmp_path: Path) -> None:
     for level in ("easy", "medium"):
         assert run_play(2, 0, 21, None, console=recording_console(), level=level) == 0
     assert run_play(2, 0, 21, None, console=recording_console(), level="godlike") == 2
+
+
+# --------------------------------------------------------------------- issue 10: terminal
+
+
+def _saved_actions(tmp_path: Path, script: list[str], name: str) -> tuple[list[dict], str]:
+    """Play seed 5 (Red + 2 medium bots) with ``script``, quit; the saved actions and output."""
+    save = tmp_path / name
+    ask, _ = scripted(script)
+    console = recording_console()
+    assert run_play(3, 1, 5, str(save), console=console, input_fn=ask) == 0
+    return json.loads(save.read_text())["actions"], console.export_text()
+
+
+def test_a_group_key_lists_even_a_group_of_one(tmp_path: Path) -> None:
+    base, _ = _saved_actions(tmp_path, ["1", "q"], "a.json")
+    # Red's first turn offers one refresh and one move: their keys only list them.
+    after, out = _saved_actions(tmp_path, ["1", "r", "m", "q"], "b.json")
+    assert after == base  # nothing was played
+    assert re.search(r"^refresh — 2 crew$", out, re.M)
+    assert re.search(r"^\s+\d+\) ship: refresh display", out, re.M)
+    assert re.search(r"^\s+\d+\) ship: move to 13,3", out, re.M)
+
+
+def test_undo_takes_back_the_last_action_of_the_turn(tmp_path: Path) -> None:
+    base, _ = _saved_actions(tmp_path, ["1", "q"], "a.json")
+    moved, _ = _saved_actions(tmp_path, ["1", "move to 13,3", "q"], "b.json")
+    assert len(moved) == len(base) + 1
+    after, out = _saved_actions(tmp_path, ["1", "move to 13,3", "u", "u", "q"], "c.json")
+    assert after == base  # the save holds the effective log
+    assert "Red takes back: ship: move to 13,3" in out
+    assert "Nothing to take back" in out  # the second u: the turn began there
+    assert out.count("first action of the turn") >= 2  # the menu is back where it was
+    assert "u undo" in out
+
+
+def test_undo_stops_at_a_tile_from_the_bag(tmp_path: Path) -> None:
+    base, _ = _saved_actions(tmp_path, ["1", "q"], "a.json")
+    after, out = _saved_actions(tmp_path, ["1", "draw display #0", "u", "q"], "b.json")
+    assert len(after) == len(base) + 1 and after[-1]["type"] == "draw"
+    assert "takes back" not in out and "Nothing to take back" in out
+
+
+def test_undo_rule_mirrors_the_server() -> None:
+    from erebus.undo import is_barrier
+
+    state = mid_game()
+    seat = state.current_player
+    for action in state.legal_actions():
+        after = state.clone()
+        events = after.apply(action)
+        names = {type(e).__name__ for e in events}
+        expected = (
+            after.current_player != seat
+            or bool(names & {"DisplayRefreshed", "TurnEnded", "Passed", "RoundEnded"})
+            or any(getattr(e, "source", None) == "display" for e in events)
+        )
+        assert is_barrier("northwest", seat, state, after, events) == expected, action
+
+
+def test_load_resumes_a_saved_game_with_its_seats(tmp_path: Path) -> None:
+    base, _ = _saved_actions(tmp_path, ["1", "q"], "a.json")
+    save = tmp_path / "a.json"
+    data = json.loads(save.read_text())
+    assert data["seats"] == ["human", "bot", "bot"] and data["level"] == "medium"
+    # Resume as saved: Red is asked again, nothing changes when they quit at once.
+    ask, prompts = scripted(["move to 13,3", "q"])
+    console = recording_console()
+    assert run_play(None, None, None, str(save), console=console, input_fn=ask, load=str(save)) == 0
+    out = console.export_text()
+    assert f"Resumed {save} ({len(base)} actions)" in out and "Red (you)" in out
+    resumed = json.loads(save.read_text())["actions"]
+    assert resumed[: len(base)] == base and len(resumed) == len(base) + 1
+    # --humans 0 on the command line: bots take every seat and finish the game.
+    out_file = tmp_path / "done.json"
+    console = recording_console()
+    assert run_play(None, 0, None, str(out_file), console=console, load=str(save)) == 0
+    done = load_save(out_file)
+    assert [a.to_json() for a in done.actions[: len(resumed)]] == resumed
+    assert nw.replay(3, 5, done.actions).is_over and done.seats == ["bot", "bot", "bot"]
+    assert "Final scores" in console.export_text()
+
+
+def test_load_a_save_without_seats_and_errors(tmp_path: Path) -> None:
+    old = tmp_path / "old.json"
+    old.write_text('{"game": "northwest", "players": 2, "seed": 3, "actions": []}')
+    ask, _ = scripted(["q"])
+    console = recording_console()
+    assert run_play(None, None, None, None, console=console, input_fn=ask, load=str(old)) == 0
+    assert "Red (you)" in console.export_text()  # one person, as a new game
+    for args, message in (
+        ({"load": str(tmp_path / "missing.json")}, "cannot read"),
+        ({"load": str(old), "seed": 4}, "drop --seed 4"),
+        ({"load": str(old), "game": "iceandsnow"}, "drop --game iceandsnow"),
+    ):
+        console = Console(record=True, width=400, file=io.StringIO())
+        seed = args.pop("seed", None)
+        assert run_play(None, None, seed, None, console=console, **args) == 2  # type: ignore[arg-type]
+        text = console.export_text()
+        assert text.startswith("error:") and message in text and len(text.splitlines()) == 1
+
+
+def test_cli_load_errors_are_one_line(tmp_path: Path) -> None:
+    runner = CliRunner()
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    for path in (bad, tmp_path / "missing.json"):
+        result = runner.invoke(app, ["play", "--load", str(path)])
+        assert result.exit_code == 2
+        assert result.output.startswith("error:") and len(result.output.splitlines()) == 1
+        assert "Traceback" not in result.output
+
+
+def test_a_narrow_terminal_gets_a_width_notice(tmp_path: Path) -> None:
+    from erebus.play import UIS
+
+    need = UIS["northwest"].min_width()
+    assert 100 < need <= 150
+    ask, _ = scripted(["b", "v 1", "q"])
+    console = Console(record=True, width=100, file=io.StringIO())
+    assert run_play(2, 1, 8, None, console=console, input_fn=ask) == 0
+    out = console.export_text()
+    assert f"This screen needs {need} columns; the terminal has 100" in out
+    assert out.count("This screen needs") >= 3  # the screen, "b" and the preview
+    assert "NW Passage" not in out and "Number to play" in out  # no cut board; the menu
+    wide = recording_console()
+    ask, _ = scripted(["q"])
+    assert run_play(2, 1, 8, None, console=wide, input_fn=ask) == 0
+    assert "This screen needs" not in wide.export_text()

@@ -714,12 +714,16 @@ def load_save(path: str | os.PathLike[str]) -> SavedGame:
     """Read and check a save file; :class:`SaveError` names the first problem."""
     try:
         raw = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SaveError(f"cannot read {path}: {exc}") from exc
+    except OSError as exc:
+        raise SaveError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    except UnicodeDecodeError as exc:
+        raise SaveError(f"cannot read {path}: it is not UTF-8 text ({exc.reason})") from exc
     try:
         d = json.loads(raw)
     except json.JSONDecodeError as exc:
-        raise SaveError(f"{path} is not JSON: {exc}") from exc
+        raise SaveError(
+            f"{path} is not JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})"
+        ) from exc
     if not isinstance(d, dict):
         raise SaveError(f"{path}: a save file is a JSON object, not {type(d).__name__}")
     game = d.get("game")
@@ -1020,7 +1024,8 @@ def ask_human(
 
 
 def _error(console: Console, message: str) -> int:
-    console.print(Text("error: ", Style(bold=True, color="#e06666")) + Text(message))
+    # One line, whatever the width: the terminal wraps it, Rich does not break it.
+    console.print(Text("error: ", Style(bold=True, color="#e06666")) + Text(message), soft_wrap=True)
     return 2
 
 
