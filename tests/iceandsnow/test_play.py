@@ -451,3 +451,84 @@ def test_cli_bad_options_exit_2() -> None:
     assert result.exit_code == 2 and "not valid JSON" in result.output
     result = runner.invoke(app, ["play", "--game", "iceandsnow", "--scenario", "moon"])
     assert result.exit_code == 2 and "unknown scenario" in result.output
+
+
+# --------------------------------------------------------------------- issue 10: terminal
+
+
+def test_undo_takes_back_a_setup_choice_but_not_past_the_turn(tmp_path: Path) -> None:
+    save = tmp_path / "undo.json"
+    console = recording_console()
+    ask = answers(["1", "u", "q"], limit=3)
+    assert run_play(3, 1, 5, str(save), console=console, input_fn=ask, game="iceandsnow") == 0
+    out = console.export_text()
+    assert "Red takes back: investor" in out
+    assert json.loads(save.read_text())["actions"] == []  # the effective log
+    console = recording_console()
+    ask = answers(["1", "1", "u", "q"], limit=4)  # the cartography card ends Red's setup
+    assert run_play(3, 1, 5, str(save), console=console, input_fn=ask, game="iceandsnow") == 0
+    assert "Nothing to take back" in console.export_text()
+    assert len(json.loads(save.read_text())["actions"]) >= 2
+
+
+def test_every_reveal_is_a_barrier() -> None:
+    from erebus.undo import HIDDEN_EVENTS, is_barrier
+
+    state = ice.new_game(3, 4)
+    bots = [make_bot("medium", seed=s) for s in range(3)]
+    seen: set[str] = set()
+    undoable = 0
+    while not state.is_over:
+        seat = state.current_player
+        assert seat is not None
+        before = state.clone()
+        events = state.apply(bots[seat].choose(state))
+        names = {type(e).__name__ for e in events}
+        barrier = is_barrier("iceandsnow", seat, before, state, events)
+        if names & HIDDEN_EVENTS["iceandsnow"]:
+            seen |= names & HIDDEN_EVENTS["iceandsnow"]
+            assert barrier, names
+        if before.rng != state.rng:
+            assert barrier
+        undoable += not barrier
+    assert {"InvestorRevealed", "EventRevealed", "CardsRevealed"} <= seen
+    assert undoable  # the investor choices, at least
+
+
+def test_bots_secret_choices_stay_hidden(tmp_path: Path) -> None:
+    console = recording_console()
+    ask = answers(["1", "1", "q"], limit=3)
+    assert run_play(3, 1, 5, None, console=console, input_fn=ask, game="iceandsnow") == 0
+    out = console.export_text()
+    assert re.search(r"^▶ Red: investor ", out, re.M)  # your own choice, in full
+    assert "▶ Blue: chooses an investor (kept secret)" in out
+    assert "▶ Ochre: chooses a cartography card (kept secret)" in out
+    assert not re.search(r"^▶ (Blue|Ochre): (investor|cartography) ", out, re.M)
+
+
+def test_load_resumes_ice_and_snow(tmp_path: Path) -> None:
+    save = tmp_path / "resume.json"
+    ask = answers(["1", "q"], limit=2)
+    assert (
+        run_play(3, 1, 5, str(save), console=recording_console(), input_fn=ask, game="iceandsnow")
+        == 0
+    )
+    first = json.loads(save.read_text())
+    assert first["seats"] == ["human", "bot", "bot"] and len(first["actions"]) == 1
+    console = recording_console()
+    assert run_play(None, 0, None, str(save), console=console, load=str(save)) == 0
+    out = console.export_text()
+    assert "Resumed" in out and "Through Ice and Snow" in out and "Final scores" in out
+    done = json.loads(save.read_text())
+    assert done["actions"][:1] == first["actions"] and done["seats"] == ["bot"] * 3
+    assert ice.replay(3, 5, done["actions"], done["options"]).is_over
+
+
+@pytest.mark.parametrize(("width", "notice"), [(40, True), (60, False)])
+def test_width_notice(width: int, notice: bool) -> None:
+    console = recording_console(width)
+    ask = answers(["q"], limit=1)
+    assert run_play(3, 1, 5, None, console=console, input_fn=ask, game="iceandsnow") == 0
+    out = " ".join(console.export_text().split())  # the notice wraps at 40 columns
+    assert ("This screen needs 44 columns; the terminal has 40" in out) == notice
+    assert ("Action board" in out) != notice and "Number to play" in out
