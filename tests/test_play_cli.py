@@ -70,9 +70,9 @@ def scripted(answers: Iterable[str]) -> tuple[Callable[[str], str], list[str]]:
 
 
 def final_scores_line(text: str) -> str:
-    m = re.search(r"Final scores: \(([-\d, ]+)\)", text)
+    m = re.search(r"The game is over\. Final scores: ([^\n]+)\.$", text, re.M)
     assert m, "no GameOver line printed"
-    return m.group(1)
+    return ", ".join(re.findall(r" (-?\d+)(?:,|$)", m.group(1)))  # "Red 8, Blue -2" → "8, -2"
 
 
 # --------------------------------------------------------------------- rendering
@@ -407,8 +407,8 @@ def test_load_resumes_a_saved_game_with_its_seats(tmp_path: Path) -> None:
     save = tmp_path / "a.json"
     data = json.loads(save.read_text())
     assert data["seats"] == ["human", "bot", "bot"] and data["level"] == "medium"
-    # Resume as saved: Red is asked again, nothing changes when they quit at once.
-    ask, prompts = scripted(["move to 13,3", "q"])
+    # Resume as saved: Red (a person) is asked again and moves; the save grows by one.
+    ask, _ = scripted(["move to 13,3", "q"])
     console = recording_console()
     assert run_play(None, None, None, str(save), console=console, input_fn=ask, load=str(save)) == 0
     out = console.export_text()

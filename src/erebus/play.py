@@ -581,8 +581,10 @@ class IceAndSnowUI(GameUI):
         cards = list(dict.fromkeys(a.card for a in actions if a.card))
         if cards:
             names = list(dict.fromkeys(r.card_label(state, c).split(" (")[0] for c in cards))
-            if kind in ("choose_investor", "choose_cartography", "mast", "eat"):
+            if kind in ("choose_investor", "mast", "eat"):
                 names = [r.describe(state, a).split(":")[0] for a in actions]
+            if kind == "choose_cartography":  # the cards have no names: their regions
+                names = [r.describe(state, a).split(": ", 1)[-1] for a in actions]
             parts.append(", ".join(names))
         tiles = list(dict.fromkeys(a.tile for a in actions if a.tile is not None))
         if tiles:
@@ -1025,7 +1027,9 @@ def ask_human(
 
 def _error(console: Console, message: str) -> int:
     # One line, whatever the width: the terminal wraps it, Rich does not break it.
-    console.print(Text("error: ", Style(bold=True, color="#e06666")) + Text(message), soft_wrap=True)
+    console.print(
+        Text("error: ", Style(bold=True, color="#e06666")) + Text(message), soft_wrap=True
+    )
     return 2
 
 

@@ -532,3 +532,71 @@ def test_width_notice(width: int, notice: bool) -> None:
     out = " ".join(console.export_text().split())  # the notice wraps at 40 columns
     assert ("This screen needs 44 columns; the terminal has 40" in out) == notice
     assert ("Action board" in out) != notice and "Number to play" in out
+
+
+_ID = re.compile(r"\b[a-z]+_[a-z0-9_]+\b|\(\d+, \d+|\('| a [aeiou]\w")
+
+
+@pytest.mark.parametrize(
+    ("players", "seed", "options"),
+    [
+        (3, 4, None),
+        (2, 9, {"modes": ["survival", "shelters", "dual_species"], "upgrades": "all"}),
+        (1, 3, {"scenario": "magnetic-north-pole"}),
+        (1, 3, {"scenario": "lost-expedition"}),
+    ],
+)
+def test_event_texts_and_menus_name_things_in_words(
+    players: int, seed: int, options: dict[str, Any] | None
+) -> None:
+    """No ids (snake_case, cartography_9), no tuples, "an open voyage" (issue 10)."""
+    state = ice.new_game(players, seed, options)
+    log = list(state.setup_events)
+    bots = [make_bot("medium", seed=s) for s in range(players)]
+    names = ["Red", "Blue", "Ochre", "Teal"][:players]
+    while not state.is_over:
+        for action in state.legal_actions()[:40]:
+            text = render.describe(state, action)
+            assert not _ID.search(text), text
+        seat = state.current_player
+        assert seat is not None
+        log += state.apply(bots[seat].choose(state))
+    for ev in log:
+        for text in (ev.text(names), ev.text(None), render.event_text(state, ev, names)):
+            assert not _ID.search(text), text
+    voyages = [ev.text(names) for ev in log if type(ev).__name__ == "VoyageChosen"]
+    assert voyages and all(" an open voyage" in t or " a coastal voyage" in t for t in voyages)
+
+
+def test_cabin_menu_pp_is_what_the_log_then_says() -> None:
+    state, _ = bot_game(
+        until=lambda s: (
+            s.pending == "action"
+            and any(a.kind == "take" and a.space == "build_cabin" for a in s.legal_actions())
+        )
+    )
+    cabins = [a for a in state.legal_actions() if a.kind == "take" and a.space == "build_cabin"]
+    assert cabins
+    for action in cabins[:: max(1, len(cabins) // 6)]:
+        shown = re.search(r"\(\+(\d+) PP\)", render.describe(state, action))
+        assert shown, render.describe(state, action)
+        trial = state.clone()
+        events = trial.apply(action)
+        scored = sum(
+            e.delta
+            for e in events
+            if isinstance(e, ice.events.ScoreChanged) and e.reason in ("cabin", "cabin food")
+        )
+        assert int(shown.group(1)) == scored
+
+
+def test_investor_and_cartography_are_named() -> None:
+    state = ice.new_game(3, 5)
+    texts = [render.describe(state, a) for a in state.legal_actions()]
+    assert all(t.startswith("investor ") and "_" not in t for t in texts)
+    state.apply(state.legal_actions()[0])
+    texts = [render.describe(state, a) for a in state.legal_actions()]
+    assert all(re.match(r"cartography card: [A-Z]", t) for t in texts), texts
+    state, log = bot_game(until=lambda s: s.round >= 1)
+    revealed = [e.text(["Red", "Blue", "Ochre"]) for e in log if "Revealed" in type(e).__name__]
+    assert any(re.match(r"Red reveals investor [A-Z]", t) for t in revealed), revealed

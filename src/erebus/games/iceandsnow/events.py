@@ -4,7 +4,9 @@ Every change of prestige is a :class:`ScoreChanged`, the starting 10 PP
 included (reason ``"start"``, emitted by ``new_game``'s setup and kept in
 ``State.setup_events``), so the sum of a seat's deltas always equals
 ``scores()[seat]``.  The other events describe the expedition for logs,
-renderers and the web client; ``text()`` turns each into a sentence.
+renderers and the web client; ``text()`` turns each into a sentence that names
+places, cards and crews in words (:mod:`erebus.games.iceandsnow.wording`), never
+by their ids.
 """
 
 from __future__ import annotations
@@ -13,6 +15,13 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from erebus.core.events import Event
+from erebus.games.iceandsnow import wording as w
+
+
+def _who(seat: int | None, names: list[str] | None) -> str:
+    if seat is None:
+        return ""
+    return names[seat] if names and 0 <= seat < len(names) else f"Player {seat + 1}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +50,9 @@ class InvestorRevealed(Event):
     card: str
     template: ClassVar[str] = "{player} reveals investor {card}."
 
+    def text(self, names: list[str] | None = None) -> str:
+        return f"{_who(self.seat, names)} reveals investor {w.investor(self.card)}."
+
 
 @dataclass(frozen=True, slots=True)
 class CartographyRevealed(Event):
@@ -48,6 +60,9 @@ class CartographyRevealed(Event):
     card: str
     regions: tuple[str, ...]
     template: ClassVar[str] = "{player} reveals cartography card {card}: {regions}."
+
+    def text(self, names: list[str] | None = None) -> str:
+        return f"{_who(self.seat, names)} reveals a cartography card: {w.regions(self.regions)}."
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,12 +94,18 @@ class SectionPlaced(Event):
     seat: int | None = None
     template: ClassVar[str] = "Map section {section} is placed on side {side}."
 
+    def text(self, names: list[str] | None = None) -> str:
+        return f"The {w.section(self.section)} map section is placed on side {self.side}."
+
 
 @dataclass(frozen=True, slots=True)
 class DestinationChosen(Event):
     seat: int
     to: str
     template: ClassVar[str] = "{player} sets course for {to}."
+
+    def text(self, names: list[str] | None = None) -> str:
+        return f"{_who(self.seat, names)} sets course for {w.anchor(self.to)}."
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +114,12 @@ class DynamitePlaced(Event):
     anchor: str
     count: int
     template: ClassVar[str] = "{player} pays {count} dynamite to break the ice towards {anchor}."
+
+    def text(self, names: list[str] | None = None) -> str:
+        return (
+            f"{_who(self.seat, names)} pays {self.count} dynamite to break the ice towards "
+            f"{w.anchor(self.anchor)}."
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +130,12 @@ class TrackChanged(Event):
     new: int
     reason: str
     template: ClassVar[str] = "{player}'s {track} goes from {old} to {new} ({reason})."
+
+    def text(self, names: list[str] | None = None) -> str:
+        return (
+            f"{_who(self.seat, names)}'s {w.track(self.track)} goes from {self.old} to {self.new} "
+            f"({self.reason})."
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,6 +160,9 @@ class CrewToInfirmary(Event):
     crew: tuple[int, int, int, int, int]
     template: ClassVar[str] = "{player} puts crew {crew} in the infirmary."
 
+    def text(self, names: list[str] | None = None) -> str:
+        return f"{_who(self.seat, names)} puts {w.crew(self.crew)} in the infirmary."
+
 
 @dataclass(frozen=True, slots=True)
 class CrewLost(Event):
@@ -142,12 +178,18 @@ class VoyageChosen(Event):
     voyage: str
     template: ClassVar[str] = "{player} chooses a {voyage} voyage."
 
+    def text(self, names: list[str] | None = None) -> str:
+        return f"{_who(self.seat, names)} chooses {w.article(self.voyage)} {self.voyage} voyage."
+
 
 @dataclass(frozen=True, slots=True)
 class FleetMoved(Event):
     to: str
     seat: int | None = None
     template: ClassVar[str] = "The fleet moves to {to}."
+
+    def text(self, names: list[str] | None = None) -> str:
+        return f"The fleet sails to {w.anchor(self.to)}."
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,12 +200,20 @@ class Towing(Event):
     seat: int | None = None
     template: ClassVar[str] = "Towing: {missing} missing fuel."
 
+    def text(self, names: list[str] | None = None) -> str:
+        towed = ", ".join(_who(s, names) for s in self.towed) or "nobody"
+        towing = ", ".join(_who(s, names) for s in self.towing) or "nobody"
+        return f"Towing: {towed} short of {self.missing} fuel in all; towing: {towing}."
+
 
 @dataclass(frozen=True, slots=True)
 class RegionMapped(Event):
     seat: int
     region: str
     template: ClassVar[str] = "{player} maps {region}."
+
+    def text(self, names: list[str] | None = None) -> str:
+        return f"{_who(self.seat, names)} maps {w.region(self.region)}."
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,6 +232,9 @@ class CardsRevealed(Event):
     seat: int | None = None
     template: ClassVar[str] = "Revealed {deck} cards: {cards}."
 
+    def text(self, names: list[str] | None = None) -> str:
+        return f"Revealed {self.deck} cards: {', '.join(w.card(c) for c in self.cards)}."
+
 
 @dataclass(frozen=True, slots=True)
 class CrewPlaced(Event):
@@ -189,6 +242,9 @@ class CrewPlaced(Event):
     space: str
     crew: tuple[int, int, int, int, int]
     template: ClassVar[str] = "{player} takes {space} with crew {crew}."
+
+    def text(self, names: list[str] | None = None) -> str:
+        return f"{_who(self.seat, names)}: {w.space(self.space)} with {w.crew(self.crew)}."
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,12 +254,18 @@ class CardTaken(Event):
     deck: str
     template: ClassVar[str] = "{player} takes {deck} card {card}."
 
+    def text(self, names: list[str] | None = None) -> str:
+        return f"{_who(self.seat, names)} takes the {self.deck} card {w.card(self.card)}."
+
 
 @dataclass(frozen=True, slots=True)
 class SpeciesDiscovered(Event):
     seat: int
     species: str
     template: ClassVar[str] = "{player} is the first to discover {species}."
+
+    def text(self, names: list[str] | None = None) -> str:
+        return f"{_who(self.seat, names)} is the first to discover the {w.species(self.species)}."
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,6 +275,12 @@ class UpgradeBuilt(Event):
     space: int
     template: ClassVar[str] = "{player} builds upgrade {tile} on space {space}."
 
+    def text(self, names: list[str] | None = None) -> str:
+        return (
+            f"{_who(self.seat, names)} builds the {w.upgrade(self.tile)} upgrade "
+            f"(upgrade space {self.space})."
+        )
+
 
 @dataclass(frozen=True, slots=True)
 class CabinBuilt(Event):
@@ -221,12 +289,21 @@ class CabinBuilt(Event):
     food: int
     template: ClassVar[str] = "{player} builds a cabin at {anchor}, lowering food by {food}."
 
+    def text(self, names: list[str] | None = None) -> str:
+        return (
+            f"{_who(self.seat, names)} builds a cabin at {w.anchor(self.anchor)}, "
+            f"lowering food by {self.food}."
+        )
+
 
 @dataclass(frozen=True, slots=True)
 class ShelterBuilt(Event):
     seat: int
     anchor: str
     template: ClassVar[str] = "{player} builds an Inuit shelter at {anchor}."
+
+    def text(self, names: list[str] | None = None) -> str:
+        return f"{_who(self.seat, names)} builds an Inuit shelter at {w.anchor(self.anchor)}."
 
 
 @dataclass(frozen=True, slots=True)
@@ -242,6 +319,9 @@ class SpeciesEaten(Event):
     card: str
     template: ClassVar[str] = "{player} eats species card {card}."
 
+    def text(self, names: list[str] | None = None) -> str:
+        return f"{_who(self.seat, names)} eats the species card {w.card(self.card)}."
+
 
 @dataclass(frozen=True, slots=True)
 class Passed(Event):
@@ -254,6 +334,9 @@ class CompassDrawn(Event):
     card: str
     seat: int | None = None
     template: ClassVar[str] = "Compass card: {card}."
+
+    def text(self, names: list[str] | None = None) -> str:
+        return f"Compass card: {w.compass(self.card)}."
 
 
 @dataclass(frozen=True, slots=True)

@@ -70,6 +70,7 @@ from erebus.games.iceandsnow.layout import (
     F,
 )
 from erebus.games.iceandsnow.state import State
+from erebus.games.iceandsnow.wording import SPACE_LABELS as SPACE_LABELS
 from erebus.seats import (
     default_names,
     player_style,
@@ -82,36 +83,6 @@ DIM = Style(color="#9a9a9a")
 WARN = Style(bold=True, color="#e06666")
 HEAD = Style(bold=True, color="#e8d27a")
 
-#: Readable names of the action spaces (board.json ids, plus the two extra spaces).
-SPACE_LABELS = {
-    "lead": "Lead",
-    "explore": "Explore",
-    "visit_inuit": "Visit the Inuit",
-    "hire_inuk": "Hire an Inuk",
-    "build_cabin": "Build a cabin",
-    "improve_sled": "Improve the sled",
-    "upgrade_ship": "Upgrade the ship",
-    "recycle_wood": "Recycle wood",
-    "discover": "Discover",
-    "magnetic_research": "Magnetic research",
-    "hunt": "Hunt",
-    "experiment": "Experiment",
-    "exchange_captain": "Exchange",
-    "exchange_carpenter": "Exchange",
-    "exchange_scientist": "Exchange",
-    "collect_captain": "Collect",
-    "collect_carpenter": "Collect",
-    "collect_scientist": "Collect",
-    "ice_fishing": "Ice fishing",
-    "trace_map": "Trace the map",
-    "document_methods": "Document methods",
-    "lab_research": "Lab research",
-    "vow_captain": "Vow of silence",
-    "vow_carpenter": "Vow of silence",
-    "vow_scientist": "Vow of silence",
-    "build_shelter": "Build a shelter",
-    "event": "Event card",
-}
 COLUMNS = ("captain", "carpenter", "scientist", "general")
 _RES_SHORT = {"dynamite": "dyn", "wood": "wood", "rifles": "rifle", "dogs": "dog"}
 _CREW_WORDS = ("captain", "carpenter", "scientist", "sailor", "Inuk")
@@ -281,7 +252,7 @@ def describe(state: State, action: Action, brief: bool = False) -> str:
     if k == "choose_cartography" and action.card:
         carto = c.cartography.get(action.card)
         regions = ", ".join(region_name(c, r) for r in carto.regions) if carto else "?"
-        return f"cartography {action.card}: {regions}"
+        return f"cartography card: {regions}"
     if k in ("destination", "compass"):
         if action.to is None:
             return "compass: decline (the fleet returns to its destination)"
@@ -321,8 +292,11 @@ def describe(state: State, action: Action, brief: bool = False) -> str:
         u = c.upgrades.get(action.tile)
         parts.append(f"tile {action.tile} {u.name} ({u.cost} wood)" if u else f"tile {action.tile}")
     if action.food is not None:
+        # What the log will say: the cabin's own PP plus the PP for the food (§3.4).
         per = int(state.rules.get("cabin_food_per_pp", 1)) or 1
-        parts.append(f"food −{action.food} (+{action.food // per} PP)")
+        cabin = int(state.rules.get("cabin_pp", 0)) if sp == "build_cabin" else 0
+        pp = cabin + action.food // per
+        parts.append(f"food −{action.food} (+{pp} PP)")
     if action.resource:
         parts.append(f"give 1 {action.resource}")
     if action.take is not None:

@@ -2,7 +2,8 @@
 
 Every change of score is a :class:`ScoreChanged`, so the sum of a seat's
 deltas always equals its score; the others describe the board for logs,
-renderers and the web client.  ``text()`` turns each into a sentence.
+renderers and the web client.  ``text()`` turns each into a sentence, with
+the tokens by their names (Inuit, Franklin) and the final scores by player.
 """
 
 from __future__ import annotations
@@ -11,6 +12,22 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from erebus.core.events import Event
+
+#: Token kinds as the rulebook names them (the ids are lower case).
+TOKEN_NAMES = {"inuit": "Inuit", "franklin": "Franklin"}
+
+
+def _token(kind: str) -> str:
+    return TOKEN_NAMES.get(kind, kind)
+
+
+def _names_in(reason: str) -> str:
+    """A score reason with the token names capitalised: "inuit ×2" → "Inuit ×2"."""
+    return " ".join(_token(word) for word in reason.split(" "))
+
+
+def _who(seat: int, names: list[str] | None) -> str:
+    return names[seat] if names and 0 <= seat < len(names) else f"Player {seat + 1}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +99,11 @@ class TokenPlaced(Event):
     seat: int | None = None
     template: ClassVar[str] = "A {token} token is placed at {x},{y}."
 
+    def text(self, names: list[str] | None = None) -> str:
+        word = _token(self.token)
+        article = "An" if word[:1].lower() in "aeiou" else "A"
+        return f"{article} {word} token is placed at {self.x},{self.y}."
+
 
 @dataclass(frozen=True, slots=True)
 class IslandCompleted(Event):
@@ -98,6 +120,10 @@ class TokenTaken(Event):
     x: int
     y: int
     template: ClassVar[str] = "{player} takes the {token} token at {x},{y}."
+
+    def text(self, names: list[str] | None = None) -> str:
+        who = _who(self.seat, names)
+        return f"{who} takes the {_token(self.token)} token at {self.x},{self.y}."
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,6 +181,9 @@ class ScoreChanged(Event):
     reason: str
     template: ClassVar[str] = "{player} scores {delta:+d} ({reason})."
 
+    def text(self, names: list[str] | None = None) -> str:
+        return f"{_who(self.seat, names)} scores {self.delta:+d} ({_names_in(self.reason)})."
+
 
 @dataclass(frozen=True, slots=True)
 class TurnEnded(Event):
@@ -205,6 +234,10 @@ class GameOver(Event):
     ranking: tuple[int, ...]
     seat: int | None = None
     template: ClassVar[str] = "The game is over. Final scores: {scores}."
+
+    def text(self, names: list[str] | None = None) -> str:
+        scores = ", ".join(f"{_who(s, names)} {v}" for s, v in enumerate(self.scores))
+        return f"The game is over. Final scores: {scores}."
 
 
 EVENT_TYPES: dict[str, type[Event]] = {
