@@ -140,7 +140,8 @@ Reading actions
   Hunt — Caribou (prey 2, food +6) · crew scientist + sailor · deposit 1 wood
       the space, what it gives, the crew you place and (Survival) the resource
       put in the column's warehouse by the first action above it this round.
-  Build a cabin — food −4 (+2 PP): food you give up for prestige.
+  Build a cabin — food −4 (+7 PP): the food you give up, and the PP it all
+      scores (the cabin's own 5 PP plus 1 PP per 2 food).
 
 Reading the screen
   Map: ▶ fleet, ✸ icebreaking dynamite (a route marked +1✸ needs one more),

@@ -168,6 +168,14 @@ def crew_words(crew: Sequence[int], short: bool = False) -> str:
     return ("+" if short else " + ").join(parts) or "nobody"
 
 
+_ONE = {"rifles": "rifle", "dogs": "dog"}
+
+
+def one(resource: str | None) -> str:
+    """A resource after "1": "1 rifle", "1 dog", "1 wood"."""
+    return _ONE.get(resource or "", resource or "")
+
+
 def card_label(state: State, cid: str) -> str:
     """A hunting or species card in words: its name and what it gives."""
     c = state.content
@@ -275,7 +283,7 @@ def describe(state: State, action: Action, brief: bool = False) -> str:
     if k == "boiler":
         return "boiler: pay 1 wood instead of 1 fuel" if action.use else "boiler: pay fuel"
     if k == "discard":
-        return f"discard 1 {action.resource}"
+        return f"discard 1 {one(action.resource)}"
     if k == "infirmary" and action.crew is not None:
         return f"infirmary: {crew_words(action.crew)}"
     if k == "eat" and action.card:
@@ -296,9 +304,9 @@ def describe(state: State, action: Action, brief: bool = False) -> str:
         per = int(state.rules.get("cabin_food_per_pp", 1)) or 1
         cabin = int(state.rules.get("cabin_pp", 0)) if sp == "build_cabin" else 0
         pp = cabin + action.food // per
-        parts.append(f"food −{action.food} (+{pp} PP)")
+        parts.append(f"food −{action.food} (+{pp} PP)" if action.food else f"no food (+{pp} PP)")
     if action.resource:
-        parts.append(f"give 1 {action.resource}")
+        parts.append(f"give 1 {one(action.resource)}")
     if action.take is not None:
         got = ", ".join(f"{v} {r}" for r, v in zip(RESOURCES, action.take, strict=True) if v)
         parts.append(f"take {got}")
@@ -317,7 +325,7 @@ def describe(state: State, action: Action, brief: bool = False) -> str:
     if action.proxy:
         text += f" (one plays the {action.proxy})"
     if action.deposit:
-        text += f" · deposit 1 {action.deposit}"
+        text += f" · deposit 1 {one(action.deposit)}"
     return text
 
 
