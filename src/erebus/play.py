@@ -1308,7 +1308,7 @@ def run_replay(
         assert seat is not None
         line = Text(f"#{i} ")
         line.append_text(_name_text(ui, names, seat))
-        line.append(f": {ui.describe(state, action)}")
+        line.append(f": {ui.played(state, action, True)}")  # a spectator's view
         events = state.apply(action)
         all_events += events
         console.print(line)

@@ -600,3 +600,13 @@ def test_investor_and_cartography_are_named() -> None:
     state, log = bot_game(until=lambda s: s.round >= 1)
     revealed = [e.text(["Red", "Blue", "Ochre"]) for e in log if "Revealed" in type(e).__name__]
     assert any(re.match(r"Red reveals investor [A-Z]", t) for t in revealed), revealed
+
+
+def test_replay_keeps_the_secret_choices_of_a_spectator(tmp_path: Path) -> None:
+    save = tmp_path / "bots.json"
+    assert run_play(2, 0, 3, str(save), console=recording_console(), game="iceandsnow") == 0
+    console = recording_console()
+    assert run_replay(str(save), step=False, console=console) == 0
+    out = console.export_text()
+    assert re.search(r"^#1 Red: chooses an investor \(kept secret\)", out, re.M)
+    assert not re.search(r"^#\d+ \w+: cartography card:", out, re.M)
