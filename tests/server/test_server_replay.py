@@ -5,8 +5,11 @@ autopilot's takeover rows left out, 409/404/400 for what cannot be shown."""
 from __future__ import annotations
 
 import itertools
+import json
 import random
+import re
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -218,3 +221,13 @@ def test_takeover_and_undo_rows_are_left_out() -> None:
     assert replay.index()["seeded"] is True
     texts = [e["text"] for evs in replay.events for e in evs]
     assert any("P0" in t or "P1" in t for t in texts)  # the replay's own names
+
+
+def test_every_key_the_replay_page_names_exists() -> None:
+    """replay.js is a module of its own: its ``t("…")`` keys are in every language."""
+    web = Path(__file__).resolve().parents[2] / "src" / "erebus" / "web"
+    used = set(re.findall(r"\bt\(\s*\"([A-Za-z0-9_]+)\"", (web / "replay.js").read_text()))
+    assert {"replay_first", "replay_step", "next_round", "replay_in_progress"} <= used
+    for lang in ("en", "hu", "it", "fr", "uk", "ja"):
+        strings = json.loads((web / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
+        assert sorted(used - set(strings)) == [], lang

@@ -1231,7 +1231,7 @@ function renderLobby() {
   const apSel = h("select", { id: "opt-autopilot", "aria-describedby": "opt-autopilot-help" },
     ["easy", "medium", "hard"].map((l) => h("option", { value: l, selected: opts.autopilot_level === l }, t(`level_${l}`))));
   apSel.addEventListener("change", () => { opts.autopilot_level = apSel.value; });
-  const seedIn = h("input", { id: "opt-seed", inputmode: "numeric", pattern: "[0-9]*", maxlength: 19, value: opts.seed, placeholder: t("seed_random"),
+  const seedIn = h("input", { id: "opt-seed", inputmode: "numeric", maxlength: 19, value: opts.seed, placeholder: t("seed_random"),
     "aria-describedby": "opt-seed-help", oninput: (e) => { opts.seed = e.target.value.trim(); } });
   const advanced = h("details", { class: "advanced", open: opts.seed ? true : null },
     h("summary", {}, t("advanced")),
