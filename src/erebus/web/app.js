@@ -991,8 +991,8 @@ function endPanel() {
       h("tr", {}, h("th", {}, t(c)), order.map((i) => h("td", {}, String(table[i][c]))))),
     h("tr", { class: "total" }, h("th", {}, t("total")), order.map((i) => h("td", {}, String(scores[i]))))));
   return h("section", { class: "endgame" },
-    h("h2", {}, t("game_over"), " — ", tiedTop(order, scores) ? t("tie") : t("winner", { name: seatName(order[0]) })),
-    h("div", { class: "end-row" }, tbl, scoreChart(points, lastRound)), endLinks());
+    h("h2", {}, t("game_over"), " — ", tiedTop(order, scores) ? t("tie") : t("winner", { name: seatName(order[0]) }), endLinks()),
+    h("div", { class: "end-row" }, tbl, scoreChart(points, lastRound)));
 }
 function scoreChart(points, lastRound) {
   const Wc = 420, Hc = 230, pad = 32;
@@ -1182,9 +1182,9 @@ async function requestRematch(id, token) {
 function endLinks() {
   const id = APP.gameId || (APP.msg && APP.msg.id);
   if (!id) return null;
-  return h("div", { class: "end-links row" },
+  return h("span", { class: "end-links" },
     APP.token ? h("button", { class: "btn", "data-testid": "rematch", onclick: () => requestRematch(id, APP.token) }, "↻ ", t("rematch")) : null,
-    h("a", { class: "btn", href: replayUrl(id), "data-testid": "replay-link" }, "⏵ ", t("replay")));
+    h("a", { class: "btn", href: replayUrl(id), "data-testid": "replay-link" }, "▶ ", t("replay")));
 }
 
 function renderLobby() {
