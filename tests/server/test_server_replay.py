@@ -13,6 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from fastapi.testclient import TestClient
+from hypothesis import given, settings
+from hypothesis import strategies as hst
 from server_helpers import make_client, new_game, undoable, wait_turn
 
 from erebus.games import get_game
@@ -183,44 +185,59 @@ def test_the_cache_keeps_the_last_games(sqlite_url: str) -> None:
         assert list(cache._replays) == [ids[2], ids[1]]
 
 
-def _record(log: list[LogEntry]) -> GameRecord:
+def _record(log: list[LogEntry], seed: int) -> GameRecord:
     seats = [SeatInfo(0, "human", None, "h"), SeatInfo(1, "bot", "easy", None)]
-    return GameRecord("g", "northwest", 2, 2, {}, datetime.now(UTC), "over", None, seats, [], log)
+    return GameRecord(
+        "g", "northwest", 2, seed, {}, datetime.now(UTC), "over", None, seats, [], log
+    )
 
 
-def test_takeover_and_undo_rows_are_left_out() -> None:
-    """The autopilot's takeover / hand-back rows (another helper's log kinds) and undos
-    are not moves: the replay skips them and still ends where the engine does."""
+@settings(max_examples=25, deadline=None)
+@given(
+    seed=hst.integers(0, 2**63 - 1),
+    choices=hst.lists(hst.integers(0, 10**6), min_size=0, max_size=40),
+    extras=hst.lists(hst.sampled_from(["takeover", "handback", "undo"]), max_size=40),
+)
+def test_replays_skip_what_is_not_a_move(seed: int, choices: list[int], extras: list[str]) -> None:
+    """Whatever takeover / hand-back rows (the autopilot's log kinds) and undone moves lie
+    between the moves, the replay has one step per move and ends where the engine does."""
     game = get_game("northwest")
-    state = game.new_game(2, 2)
+    state = game.new_game(2, seed)
     log: list[LogEntry] = []
     played: list[dict[str, Any]] = []
-    rng = random.Random(3)
-    for i in range(12):
+    for i, pick in enumerate(choices):
+        if state.is_over:
+            break
         seat = state.current_player
         assert seat is not None
-        if i == 4:
+        extra = extras[i] if i < len(extras) else None
+        if extra == "takeover":
             log.append(LogEntry(len(log), seat, "takeover", {"reason": "away", "level": "easy"}))
-        if i == 6:
+        elif extra == "handback":
             log.append(LogEntry(len(log), seat, "handback", {}))
-        action = rng.choice(state.legal_actions()).to_json()
-        log.append(LogEntry(len(log), seat, "bot" if i % 2 else "action", action))
+        elif extra == "undo":  # a move made and taken back: not a step
+            legal = state.legal_actions()
+            log.append(LogEntry(len(log), seat, "action", legal[pick % len(legal)].to_json()))
+            log.append(LogEntry(len(log), seat, "undo", {}, len(log) - 1))
+        legal = state.legal_actions()
+        action = legal[pick % len(legal)].to_json()
+        log.append(LogEntry(len(log), seat, "bot" if pick % 2 else "action", action))
         state.apply(action)
         played.append(action)
-    # an undone move at the end: logged, then taken back
-    extra = state.clone()
-    undone = rng.choice(extra.legal_actions()).to_json()
-    log.append(LogEntry(len(log), extra.current_player or 0, "action", undone))
-    log.append(LogEntry(len(log), extra.current_player or 0, "undo", {}, len(log) - 1))
-    record = _record(log)
+    record = _record(log, seed)
     assert [a for _, a in moves(record)] == played
     players = [{"seat": i, "name": f"P{i}", "named": True} for i in range(2)]
     replay = build(record, players, seeded=True)
     assert replay.steps == len(played)
-    assert replay.step(replay.steps)["view"] == js_safe(state.view(None))
+    last = replay.step(replay.steps)
+    assert last["view"] == js_safe(state.view(None))
+    assert last["scores"] == state.scores() and last["is_over"] == state.is_over
     assert replay.index()["seeded"] is True
+    assert [r["step"] for r in replay.rounds] == sorted({r["step"] for r in replay.rounds})
     texts = [e["text"] for evs in replay.events for e in evs]
-    assert any("P0" in t or "P1" in t for t in texts)  # the replay's own names
+    assert not any("Player" in t for t in texts)  # the replay's own names, P0 and P1
+    if played:
+        assert any("P0" in t or "P1" in t for t in texts)
 
 
 def test_every_key_the_replay_page_names_exists() -> None:
