@@ -30,6 +30,7 @@ from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
+from erebus.server.replay import ReplayCache
 from erebus.server.service import ApiError, GameService, LiveGame, Settings, Subscriber
 from erebus.server.storage import Storage
 
@@ -169,6 +170,16 @@ def create_app(db_url: str | None = None, settings: Settings | None = None) -> F
             out["seats"][seat]["url"] += f"?token={token}"
         return out
 
+    replays = ReplayCache(service)  # finished games step by step (erebus.server.replay)
+
+    @app.get("/api/games/{game_id}/replay")
+    async def get_replay(game_id: str) -> JSONResponse:
+        return JSONResponse(await replays.index(game_id))
+
+    @app.get("/api/games/{game_id}/replay/{step}")
+    async def get_replay_step(game_id: str, step: str) -> JSONResponse:
+        return JSONResponse(await replays.step(game_id, step))
+
     # ------------------------------------------------------------ WebSocket
 
     @app.websocket("/ws/games/{game_id}")
@@ -207,6 +218,10 @@ def create_app(db_url: str | None = None, settings: Settings | None = None) -> F
 
     @app.get("/game/{game_id}", include_in_schema=False)
     async def game_page(game_id: str) -> Response:
+        return _index()
+
+    @app.get("/replay/{game_id}", include_in_schema=False)
+    async def replay_page(game_id: str) -> Response:
         return _index()
 
     if WEB_DIR.is_dir():
