@@ -332,8 +332,11 @@ function applyState(m) {
   }
   if (!APP.legal.length) APP.sel = null;
   renderGame();
+  // Our turn came (a push may already hold the others' whole turns: then their
+  // TurnEnded/Passed events tell us it went round).
   const mine = isMyTurn() && !m.view.over;
-  if (APP.wasMine === false && mine) turnAlert();
+  const wentRound = m.events_since != null && evs.some((e) => (e.type === "TurnEnded" || e.type === "Passed") && e.seat !== APP.seat);
+  if (mine && (APP.wasMine === false || (APP.wasMine && wentRound))) turnAlert();
   APP.wasMine = mine;
 }
 
@@ -575,7 +578,7 @@ function vehicleLayout() {
     let box;
     if (l === LOC_GREENLAND || l === LOC_NORTHWEST) {
       const { x, y, dir } = arrowGeom(l === LOC_GREENLAND ? "greenland" : "northwest");
-      box = { x0: dir > 0 ? x + 0.02 : x - 0.98, y0: y + 0.12, w: 0.96, h: 0.76 };
+      box = { x0: dir > 0 ? x + 0.02 : x - 1.22, y0: y + 0.02, w: 1.2, h: 0.96 };
     } else {
       const sqs = D.tileSquares.get(l); if (!sqs) continue;
       const xs = sqs.map((q) => q[0]), ys = sqs.map((q) => q[1]);
@@ -595,7 +598,7 @@ function vehicleLayout() {
       const rows = Math.ceil(n / cols), cell = Math.min(box.w / cols, box.h / rows / 0.8);
       if (cell > best.cell) best = { cols, rows, cell };
     }
-    const k = Math.min(0.5, best.cell / 0.95);
+    const k = Math.min(0.5, best.cell / 1.05); // a piece is ~0.9 units wide at scale 1
     const cw = box.w / best.cols, ch = box.h / best.rows;
     pcs.forEach((pc, j) => {
       const col = j % best.cols, row = Math.floor(j / best.cols);
@@ -707,7 +710,11 @@ function highlights() {
     for (const k of cover) {
       const [x, y] = k.split(",").map(Number);
       const hit = s("rect", { x, y, width: 1, height: 1, class: "hit" });
-      hit.addEventListener("mouseenter", () => { if (APP.hover && APP.hover.x === x && APP.hover.y === y) return; APP.hover = { x, y }; refreshBoard(); });
+      hit.addEventListener("mouseenter", (e) => {
+        if (APP.hover && APP.hover.x === x && APP.hover.y === y) return;
+        APP.hover = { x, y }; refreshBoard();
+        const svg = $("#boardwrap svg.board"); if (svg) boardTip(svg, e); // the old board (and its mousemove) is gone
+      });
       hit.addEventListener("click", () => {
         APP.hover = { x, y };
         const p = currentPlacement(opts, o);
@@ -988,7 +995,7 @@ function openTransfer() {
     const val = kind === "sled" ? cur[field] : max - cur[field];
     const dec = () => { cur[field] += kind === "sled" ? -1 : 1; draw(); };
     const inc = () => { cur[field] += kind === "sled" ? 1 : -1; draw(); };
-    return h("div", { class: "tr-row" },
+    return h("div", { class: "tr-row", "data-row": state },
       h("span", { class: "lbl" }, t(state)),
       h("button", { class: "btn step", type: "button", "aria-label": `${t(kind)} ${t(state)} −`, "data-testid": `tr-${kind}-${field}-minus`, disabled: val <= 0, onclick: dec }, "−"),
       dots(val, color, state === "available"),
