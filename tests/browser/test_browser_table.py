@@ -517,7 +517,8 @@ def test_phone_layout(server: Any, open_page: Any, output_dir: Path) -> None:
     # Touch targets of 40 px at least.
     buttons = page.locator(
         ".actions button:visible, .supply button:visible, .pboard button:visible, "
-        ".topbar button:visible, .logfilter button:visible, .chatform button:visible"
+        ".topbar button:visible, .logfilter button:visible, .chatform button:visible, "
+        ".pboard summary:visible"
     )
     assert buttons.count() > 10
     for i in range(buttons.count()):

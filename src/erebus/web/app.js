@@ -823,12 +823,18 @@ function reserveRow(i, res) {
     return h("div", { class: "reserve mine" }, h("span", { class: "lbl" }, t("reserve")),
       h("div", { class: "res-strip", "data-testid": "my-reserve" }, res.length ? res : h("span", { class: "muted" }, "—")));
   }
+  // A <details> fold (not a button: a spectator's boards have no controls to press).
   APP.openReserves = APP.openReserves || new Set();
   const open = APP.openReserves.has(i);
-  const btn = h("button", { class: "btn tiny res-toggle", "aria-expanded": open ? "true" : "false", "data-testid": `reserve-toggle-${i}`,
-    onclick: () => { if (open) APP.openReserves.delete(i); else APP.openReserves.add(i); renderGame(); } },
-  (open ? "▾ " : "▸ ") + t("reserve_n", { n: res.length }));
-  return h("div", { class: "reserve other" }, btn, open && res.length ? h("div", { class: "res-strip" }, res) : null);
+  const fold = h("details", { class: "reserve other", open },
+    h("summary", { class: "res-toggle", "data-testid": `reserve-toggle-${i}` }, t("reserve_n", { n: res.length })),
+    open && res.length ? h("div", { class: "res-strip" }, res) : null);
+  fold.addEventListener("toggle", () => {
+    if (fold.open === APP.openReserves.has(i)) return;
+    if (fold.open) APP.openReserves.add(i); else APP.openReserves.delete(i);
+    renderGame();
+  });
+  return fold;
 }
 function dots(n, color, filled) {
   const w = Math.max(n, 1) * 11;
