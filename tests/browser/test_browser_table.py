@@ -197,6 +197,29 @@ def log_texts(page: Any) -> list[str]:
     return [str(x) for x in page.locator("#log li").all_inner_texts()]
 
 
+def alerts(page: Any) -> int:
+    return int(page.evaluate("document.documentElement.dataset.turnAlerts || '0'"))
+
+
+def play_until_our_turn_comes_again(page: Any) -> None:
+    """Draw and end the turn (or pass) until a turn alert says the turn came back."""
+    before = alerts(page)
+    deadline = time.monotonic() + 40
+    while alerts(page) <= before:
+        assert time.monotonic() < deadline, "our turn never came again"
+        if page.locator(".actions .turn.mine").count():
+            end = page.locator(".actions button", has_text="End turn")
+            draw = page.locator(".supply button.disp-tile:enabled")
+            with contextlib.suppress(Exception):  # the page may re-render under the click
+                if end.count():
+                    end.click(timeout=2000)
+                elif draw.count():
+                    draw.first.click(timeout=2000)
+                else:
+                    page.locator(".actions button.warn", has_text="Pass").click(timeout=2000)
+        time.sleep(0.3)
+
+
 # ------------------------------------------------------------------ desktop
 
 
@@ -441,33 +464,12 @@ def test_turn_alerts_title_sound_and_mute(server: Any, open_page: Any) -> None:
     page.locator("#conn.ok").wait_for()
     assert page.locator("#soundbtn").get_attribute("aria-pressed") == "false"
 
-    def alerts() -> int:
-        return int(page.evaluate("document.documentElement.dataset.turnAlerts || '0'"))
-
-    def play_until_our_turn_comes_again() -> None:
-        """Draw and end the turn (or pass) until the turn comes back to us."""
-        before = alerts()
-        deadline = time.monotonic() + 40
-        while alerts() <= before:
-            assert time.monotonic() < deadline, "our turn never came again"
-            if page.locator(".actions .turn.mine").count():
-                end = page.locator(".actions button", has_text="End turn")
-                draw = page.locator(".supply button.disp-tile:enabled")
-                with contextlib.suppress(Exception):
-                    if end.count():
-                        end.click(timeout=2000)
-                    elif draw.count():
-                        draw.first.click(timeout=2000)
-                    else:
-                        page.locator(".actions button.warn", has_text="Pass").click(timeout=2000)
-            time.sleep(0.3)
-
-    play_until_our_turn_comes_again()
+    play_until_our_turn_comes_again(page)
     assert page.evaluate("document.documentElement.dataset.beeps") is None
     assert page.title() == "● Your turn — erebus"
     page.locator("#soundbtn").click()
     assert page.evaluate("localStorage.getItem('erebus.sound')") == "on"
-    play_until_our_turn_comes_again()
+    play_until_our_turn_comes_again(page)
     assert page.evaluate("document.documentElement.dataset.beeps") == "1"
     # Asking for notifications is a button (a user gesture), never automatic.
     assert page.locator("#notifybtn").count() == 1
@@ -548,4 +550,32 @@ def test_phone_layout(server: Any, open_page: Any, output_dir: Path) -> None:
         box = b.bounding_box()
         assert box and box["width"] >= 40 and box["height"] >= 40, box
     page.screenshot(path=str(output_dir / "table-390-transfer.png"))
+    assert not open_page.errors.errors, open_page.errors.errors
+
+
+NOTIFY_STUB = """
+(() => {
+  window.__notes = []; window.__asked = 0;
+  class FakeNotification {
+    constructor(title, opts) { window.__notes.push([title, opts && opts.body]); }
+    static permission = "default";
+    static requestPermission() { window.__asked++; FakeNotification.permission = "granted"; return Promise.resolve("granted"); }
+  }
+  window.Notification = FakeNotification;
+  Object.defineProperty(document, "hidden", { get: () => window.__hidden === true });
+})();
+"""
+
+
+def test_notification_only_after_a_click_and_only_when_hidden(server: Any, open_page: Any) -> None:
+    _gid, _token, url = new_table(server, bots=1)
+    page = open_page(url, init=NOTIFY_STUB)
+    assert page.evaluate("window.__asked") == 0  # never asked without a gesture
+    page.locator("#notifybtn").click()
+    wait_until(lambda: page.evaluate("window.__asked") == 1, 5, "the permission request")
+    wait_until(lambda: page.locator("#notifybtn").count() == 0, 5, "the button gone once granted")
+    page.evaluate("window.__hidden = true")
+    play_until_our_turn_comes_again(page)
+    notes = page.evaluate("window.__notes")
+    assert notes and notes[-1][0] == "Your turn", notes
     assert not open_page.errors.errors, open_page.errors.errors

@@ -1124,6 +1124,8 @@ function chatTime(c) {
 // the version it was posted at; a line without a version at the end), with a filter.
 function renderLog() {
   const box = $("#log"); if (!box) return;
+  // the hovered line is about to be replaced (and will never see its mouseleave)
+  if (APP.logHl) { APP.logHl = null; refreshBoard(); }
   box.replaceChildren();
   const f = APP.logFilter;
   const items = [];
@@ -1504,6 +1506,7 @@ async function startGame(id, token) {
   // Browsers start sound only after a gesture: make the audio context on the first one.
   const unlock = () => { if (soundOn()) { const ac = ensureAudio(); if (ac && ac.state === "suspended") ac.resume(); } };
   document.addEventListener("pointerdown", unlock, { once: true });
+  addEventListener("scroll", hideTip, { passive: true });
   document.addEventListener("keydown", unlock, { once: true });
   try {
     const m = await fetchState();
