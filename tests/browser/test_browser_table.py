@@ -546,6 +546,10 @@ def test_phone_layout(server: Any, open_page: Any, output_dir: Path) -> None:
     page.locator(".actions button", has_text="Transfer crew").click()
     page.locator("dialog.transfer").wait_for()
     assert page.evaluate("document.scrollingElement.scrollWidth") <= PHONE["width"]
+    # The two columns fit the dialog: nothing spills out of either.
+    for col in page.locator("dialog.transfer .tr-col").all():
+        assert col.evaluate("el => el.scrollWidth <= el.clientWidth + 1"), col.inner_text()
+    assert page.locator("dialog.transfer").evaluate("el => el.scrollWidth <= el.clientWidth + 1")
     for b in page.locator("dialog.transfer button").all():
         box = b.bounding_box()
         assert box and box["width"] >= 40 and box["height"] >= 40, box

@@ -3,6 +3,7 @@ the browser asks it to explain why a spot is not lit up."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -40,16 +41,20 @@ def test_check_answers_legal_or_the_rule_and_changes_nothing(client: TestClient)
 def test_check_explains_a_placement_that_does_not_fit(client: TestClient) -> None:
     g = new_game(client, [{"kind": "human"}, {"kind": "bot", "level": "easy"}])
     gid, t0 = g["id"], g["seats"][0]["token"]
-    # through the draft to round 1 (the bot drafts in line)
-    for _ in range(10):
+    # through the draft to round 1 (the bot drafts on its own task: wait for it)
+    for _ in range(400):
         st_ = client.get(f"/api/games/{gid}?token={t0}").json()
-        if st_["view"]["round"] >= 1 and st_["current_player"] == 0:
+        if st_["current_player"] != 0:
+            time.sleep(0.01)
+            continue
+        if st_["view"]["round"] >= 1:
             break
         act = st_["legal_actions"][0]
         r = client.post(
             f"/api/games/{gid}/actions?token={t0}", json={"version": st_["version"], "action": act}
         )
         assert r.status_code == 200, r.text
+    assert st_["view"]["round"] >= 1 and st_["current_player"] == 0
     place = next(a for a in st_["legal_actions"] if a["type"] == "place")
     far = {**place, "x": 0, "y": 0}
     r = _check(client, gid, t0, {"action": far})

@@ -522,7 +522,7 @@ function arrow(which, v) {
   const lx = isPhone() ? (dir > 0 ? APP.D.W + CELL_PAD - 0.05 : -CELL_PAD + 0.05) : x + dir * 0.05;
   g.append(s("text", { x: lx, y: y - 0.22, class: "arrow-label", "text-anchor": (dir > 0) === !isPhone() ? "start" : "end" }, label));
   const left = which === "greenland" ? v.gl_left : v.nw_left;
-  const big = isPhone(), r = big ? 0.2 : 0.14, step = big ? 0.42 : 0.3;
+  const phone = isPhone(), r = phone ? 0.2 : 0.14, step = phone ? 0.42 : 0.3;
   (left || []).forEach((val, i) => {
     const cx = x + dir * (r + 0.08 + (i % 3) * step), cy = y + 1.2 + r + Math.floor(i / 3) * (2 * r + 0.06);
     const tk = tokenDisc(cx, cy, which === "greenland" ? "gl" : "nw", r, String(val));
@@ -536,10 +536,15 @@ function arrow(which, v) {
 // of what each position freezes, from the board data.
 function sunPanel(sun) {
   const fr = G().board.sun.frozen_rows, n = G().board.sun.positions || 7;
+  // the positions of the first and the last round are marked, as on the printed board
+  const first = G().board.sun.start || 3, last = ((first - 1 + (G().board.rounds || 10) - 1) % n) + 1;
   const slots = [];
   for (let p = 1; p <= n; p++) {
     const rows = fr[String(p)] ?? 0;
-    slots.push(h("span", { class: "sun-pos" + (p === sun ? " now" : ""), "data-pos": p, title: sunRowsText(rows) },
+    const mark = p === first || p === last;
+    slots.push(h("span", { class: "sun-pos" + (p === sun ? " now" : "") + (mark ? " mark" : ""), "data-pos": p,
+      title: sunRowsText(rows) + (p === first ? ` · ${t("round_n", { n: 1, total: G().board.rounds || 10 })}` : "")
+        + (p === last ? ` · ${t("round_n", { n: G().board.rounds || 10, total: G().board.rounds || 10 })}` : "") },
       h("span", { class: "sun-roman" }, ROMAN[p]),
       h("span", { class: "sun-gauge", "aria-hidden": "true" }, h("span", { style: `width:${Math.round(100 * rows / APP.D.H)}%` }))));
   }
@@ -554,12 +559,6 @@ function sunPanel(sun) {
 }
 function sunRowsText(rows) { return rows ? t("sun_rows", { n: rows }) : t("sun_rows_none"); }
 
-function tileCenter(ti) {
-  const D = APP.D, sqs = D.tileSquares.get(ti);
-  if (!sqs) return null;
-  const xs = sqs.map((q) => q[0]), ys = sqs.map((q) => q[1]);
-  return { x: (Math.min(...xs) + Math.max(...xs) + 1) / 2, y: (Math.min(...ys) + Math.max(...ys) + 1) / 2, w: Math.max(...xs) - Math.min(...xs) + 1 };
-}
 // Pieces sharing a tile or an arrow stand side by side: a grid over the free part of
 // the spot (away from the token, if there is one), as large as fits.
 function vehicleLayout() {
