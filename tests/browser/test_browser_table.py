@@ -317,6 +317,12 @@ def test_greenland_return_asks_first_and_the_log_speaks_in_places(
     version = server.game(gid, token)["version"]
     assert version > v0
     page.locator(".actions button", has_text="Move ship").click()
+    # A tile out of reach says why (the engine's rule), the lit arrow says it is allowed.
+    page.mouse.move(*square_point(page, 3.5, 5.5), steps=2)  # the cairn (west)
+    why = page.locator("#tip.show [data-testid=tip-why]")
+    why.wait_for()
+    wait_until(lambda: "cannot move" in why.inner_text(), 10, "the reason")
+    assert "§7.D" in why.inner_text(), why.inner_text()
     home = page.locator("svg.board rect.dest[data-to=greenland]")
     home.click()
     wait_until(lambda: page.dialogs, 5, "the confirmation")
