@@ -149,6 +149,15 @@ def create_app(db_url: str | None = None, settings: Settings | None = None) -> F
         await service.act(live, seat, body["version"], body["action"])
         return _state(live, seat)
 
+    @app.post("/api/games/{game_id}/check")
+    async def post_check(request: Request, game_id: str, token: str | None = None) -> Any:
+        """Whether an action would be legal now, and if not the rule it breaks."""
+        live = await service.get(game_id)
+        body = await _read_json(request)
+        if not isinstance(body, dict) or not isinstance(body.get("action"), dict):
+            raise ApiError(400, 'the body must be {"action": {...}}')
+        return service.check(live, live.seat_of(token), body["action"])
+
     @app.post("/api/games/{game_id}/undo")
     async def post_undo(request: Request, game_id: str, token: str | None = None) -> Any:
         live = await service.get(game_id)

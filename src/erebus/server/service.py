@@ -599,6 +599,25 @@ class GameService:
             await self._commit(live, seat, parsed)
         self._kick_bots(live)
 
+    def check(self, live: LiveGame, seat: int | None, action: Any) -> dict[str, Any]:
+        """Would ``action`` be legal for ``seat`` now?  The engine's answer, on a copy:
+        the browser explains a spot that is not lit up with the rule it breaks."""
+        if seat is None:
+            raise ApiError(403, "spectators cannot act; use a seat's link")
+        if live.state.is_over:
+            raise ApiError(403, "the game is over")
+        if live.state.current_player != seat:
+            raise ApiError(403, "it is not your turn")
+        try:
+            parsed = get_game(live.record.game).Action.from_json(action)
+        except (ValueError, TypeError, KeyError) as exc:
+            raise ApiError(400, f"malformed action: {exc}") from exc
+        try:
+            live.state.clone().apply(parsed)
+        except ValueError as exc:  # IllegalAction is a ValueError
+            return {"legal": False, "reason": str(exc)}
+        return {"legal": True}
+
     async def undo(self, live: LiveGame, seat: int | None, version: Any) -> None:
         """Take back the newest action of the current turn (one per call)."""
         seat = self._check_version(seat, version, "undo")

@@ -39,10 +39,10 @@ function setAttrs(el, attrs) {
 const $ = (sel, root = document) => root.querySelector(sel);
 const r3 = (n) => Math.round(n * 1000) / 1000;
 
-// JSON with big integers (the land/sea bitboards exceed 2^53): quote long digit runs first.
-function parseJSON(text) {
-  return JSON.parse(text.replace(/([:\[,]\s*)(-?\d{16,})(?=\s*[,\}\]])/g, '$1"$2"'));
-}
+// The server sends integers beyond 2^53 (the land/sea bitboards) as decimal strings,
+// so plain JSON.parse reads everything exactly; rewriting the text (as we once did)
+// corrupted chat lines that held long digit runs.
+function parseJSON(text) { return JSON.parse(text); }
 function big(v) {
   if (typeof v === "bigint") return v;
   if (typeof v === "string") return BigInt(v);
@@ -99,6 +99,11 @@ const APP = {
   placeIdx: 0,        // keyboard cycling among legal placements
   ws: null, wsOk: false, pollTimer: null, toastTimer: null,
   showLog: true,
+  logFilter: "all",   // "all" | "events" | "chat"
+  logHl: null,        // {squares:[[x,y]], arrow, piece:{seat,kind}} while a log line is hovered
+  prevPos: new Map(), // "seat-kind" -> {x,y}: where each piece was drawn, for the glide
+  wasMine: null,      // was it our turn at the last state (turn alerts on the change)
+  checks: new Map(),  // "version|action" -> {legal, reason} from POST /check
 };
 
 // ------------------------------------------------------------------ content / geometry
@@ -327,6 +332,12 @@ function applyState(m) {
   }
   if (!APP.legal.length) APP.sel = null;
   renderGame();
+  // Our turn came (a push may already hold the others' whole turns: then their
+  // TurnEnded/Passed events tell us it went round).
+  const mine = isMyTurn() && !m.view.over;
+  const wentRound = m.events_since != null && evs.some((e) => (e.type === "TurnEnded" || e.type === "Passed") && e.seat !== APP.seat);
+  if (mine && (APP.wasMine === false || (APP.wasMine && wentRound))) turnAlert();
+  APP.wasMine = mine;
 }
 
 // ------------------------------------------------------------------ game helpers
@@ -356,9 +367,33 @@ function locText(l) {
   if (l === LOC_NORTHWEST) return t("loc_northwest");
   if (l === LOC_BOARD) return t("loc_board");
   if (l === LOC_LOST) return t("loc_lost");
-  const sq = APP.D && APP.D.tileSquares.get(l);
-  if (l >= G().nTiles) return sq ? `(${sq[0][0]},${sq[0][1]})` : "";
-  return sq ? `${tileName(l)} (${sq[0][0]},${sq[0][1]})` : tileName(l);
+  return tileLabel(l);
+}
+// Names of places from the board data: a printed square's id "board:cairn-east" reads
+// "cairn (east)", a tile "tile L17 (×2)" (its zone); never raw ids or coordinates.
+function tr(key, fallback) { const v = t(key); return v === key ? fallback : v; }
+function printedName(id) {
+  const [base, ...quals] = String(id).replace(/^board:/, "").split("-");
+  const name = tr(`place_${base}`, base);
+  return quals.length ? `${name} (${quals.map((q) => tr(`dir_${q}`, q)).join(", ")})` : name;
+}
+function zoneOf(x) { return G().board.zones[x] ?? 1; }
+function tileLabel(ti) {
+  const c = G();
+  if (ti >= c.nTiles) { const p = c.board.printed_squares[ti - c.nTiles]; return p ? printedName(p.id) : ""; }
+  const sq = APP.D && APP.D.tileSquares.get(ti);
+  return sq ? t("place_tile_zone", { tile: tileName(ti), zone: zoneOf(sq[0][0]) }) : tileName(ti);
+}
+function placeAt(x, y) {
+  const ti = APP.D && APP.D.sqTile.get(`${x},${y}`);
+  if (ti == null) return t("place_empty", { zone: zoneOf(x) });
+  return tileLabel(ti);
+}
+function placeOfTo(to) {
+  if (to === "greenland" || to === LOC_GREENLAND) return t("loc_greenland");
+  if (to === "northwest" || to === LOC_NORTHWEST) return t("loc_northwest");
+  const m = /^(\d+),(\d+)$/.exec(String(to));
+  return m ? placeAt(Number(m[1]), Number(m[2])) : String(to);
 }
 function placementsFor(sel) {
   if (!sel) return [];
@@ -374,12 +409,12 @@ const CELL_PAD = 1.5;
 function renderBoard() {
   const v = APP.view, c = G(), D = APP.D, { W, H } = D;
   const svg = s("svg", {
-    viewBox: `${-CELL_PAD} -0.75 ${W + 2 * CELL_PAD} ${H + 2.05}`, class: "board", role: "img",
+    viewBox: `${-CELL_PAD} -0.75 ${W + 2 * CELL_PAD} ${H + 1.05}`, class: "board", role: "img",
     "aria-label": t("board"),
   });
   svg.append(defs());
   // ocean frame
-  svg.append(s("rect", { x: -CELL_PAD, y: -0.75, width: W + 2 * CELL_PAD, height: H + 2.05, class: "frame" }));
+  svg.append(s("rect", { x: -CELL_PAD, y: -0.75, width: W + 2 * CELL_PAD, height: H + 1.05, class: "frame" }));
   // zones backdrop
   const zones = c.board.zones;
   let zx = 0;
@@ -416,7 +451,7 @@ function renderBoard() {
     const xs = sqs.map((q) => q[0]), ys = sqs.map((q) => q[1]);
     const x0 = Math.min(...xs), y0 = Math.min(...ys);
     gT.append(s("rect", { x: x0, y: y0, width: Math.max(...xs) - x0 + 1, height: Math.max(...ys) - y0 + 1,
-      class: ti >= c.nTiles ? "tile-outline printed" : "tile-outline" }, s("title", {}, tileName(ti))));
+      class: ti >= c.nTiles ? "tile-outline printed" : "tile-outline" }));
   }
   svg.append(gT);
   // ice
@@ -439,13 +474,14 @@ function renderBoard() {
   svg.append(arrow("northwest", v));
   // highlights
   svg.append(highlights());
+  // the squares and pieces a hovered log line names
+  svg.append(logHighlights());
   // vehicles
   svg.append(vehicles());
-  // sun track
-  svg.append(sunTrack(v.sun));
   // board border
   svg.append(s("rect", { x: 0, y: 0, width: W, height: H, class: "board-border" }));
-  svg.addEventListener("mouseleave", () => { if (APP.hover) { APP.hover = null; refreshBoard(); } });
+  svg.addEventListener("mouseleave", () => { hideTip(); if (APP.hover) { APP.hover = null; refreshBoard(); } });
+  svg.addEventListener("mousemove", (e) => boardTip(svg, e));
   return svg;
 }
 
@@ -485,76 +521,114 @@ function arrow(which, v) {
     s("title", {}, t(which === "greenland" ? "loc_greenland" : "loc_northwest")),
     s("polygon", { points: pts.map((p) => p.map(r3).join(",")).join(" ") }));
   const label = t(which === "greenland" ? "greenland_short" : "northwest_short");
-  g.append(s("text", { x: x + dir * 0.05, y: y - 0.22, class: "arrow-label", "text-anchor": dir > 0 ? "start" : "end" }, label));
+  // on a phone the label is larger and hangs from the frame's edge, not past it
+  const lx = isPhone() ? (dir > 0 ? APP.D.W + CELL_PAD - 0.05 : -CELL_PAD + 0.05) : x + dir * 0.05;
+  g.append(s("text", { x: lx, y: y - 0.22, class: "arrow-label", "text-anchor": (dir > 0) === !isPhone() ? "start" : "end" }, label));
   const left = which === "greenland" ? v.gl_left : v.nw_left;
+  const phone = isPhone(), r = phone ? 0.2 : 0.14, step = phone ? 0.42 : 0.3;
   (left || []).forEach((val, i) => {
-    const cx = x + dir * (0.22 + (i % 3) * 0.3), cy = y + (i < 3 ? 1.35 : 1.68);
-    g.append(tokenDisc(cx, cy, which === "greenland" ? "gl" : "nw", 0.14, String(val)));
+    const cx = x + dir * (r + 0.08 + (i % 3) * step), cy = y + 1.2 + r + Math.floor(i / 3) * (2 * r + 0.06);
+    const tk = tokenDisc(cx, cy, which === "greenland" ? "gl" : "nw", r, String(val));
+    tk.querySelector("title").textContent = t(which === "greenland" ? "tokrule_gl" : "tokrule_nw", { n: val });
+    g.append(tk);
   });
   return g;
 }
 
-function sunTrack(sun) {
-  const { W, H } = APP.D;
-  const g = s("g", { class: "sun-track" });
-  const y = H + 0.75, x0 = W / 2 - 3 * 0.9;
-  g.append(s("text", { x: x0 - 0.75, y: y + 0.12, class: "sun-label" }, t("sun")));
-  for (let p = 1; p <= 7; p++) {
-    const cx = x0 + (p - 1) * 0.9;
-    const hl = p === 3 || p === 5;
-    g.append(s("circle", { cx, cy: y, r: 0.3, class: "sun-slot" + (hl ? " hl" : "") }));
-    g.append(s("text", { x: cx, y: y + 0.1, class: "sun-roman" }, ROMAN[p]));
-    // small ice gauge under each slot
-    const fr = frozenRows(p);
-    g.append(s("rect", { x: cx - 0.32, y: y + 0.34, width: 0.64 * (fr / APP.D.H), height: 0.07, class: "sun-ice" }));
-    if (p === sun) g.append(s("circle", { cx, cy: y, r: 0.24, fill: "url(#sungrad)", class: "sun-disc" }, s("title", {}, `${t("sun")} ${ROMAN[p]}`)));
+// The sun track under the board (HTML, so it stays readable on a phone), with a legend
+// of what each position freezes, from the board data.
+function sunPanel(sun) {
+  const fr = G().board.sun.frozen_rows, n = G().board.sun.positions || 7;
+  // the positions of the first and the last round are marked, as on the printed board
+  const first = G().board.sun.start || 3, last = ((first - 1 + (G().board.rounds || 10) - 1) % n) + 1;
+  const slots = [];
+  for (let p = 1; p <= n; p++) {
+    const rows = fr[String(p)] ?? 0;
+    const mark = p === first || p === last;
+    slots.push(h("span", { class: "sun-pos" + (p === sun ? " now" : "") + (mark ? " mark" : ""), "data-pos": p,
+      title: sunRowsText(rows) + (p === first ? ` · ${t("round_n", { n: 1, total: G().board.rounds || 10 })}` : "")
+        + (p === last ? ` · ${t("round_n", { n: G().board.rounds || 10, total: G().board.rounds || 10 })}` : "") },
+      h("span", { class: "sun-roman" }, ROMAN[p]),
+      h("span", { class: "sun-gauge", "aria-hidden": "true" }, h("span", { style: `width:${Math.round(100 * rows / APP.D.H)}%` }))));
   }
-  g.append(s("text", { x: x0 + 6 * 0.9 + 0.5, y: y + 0.12, class: "sun-info" },
-    t("frozen_rows", { n: frozenRows(sun) })));
-  return g;
+  // group positions that freeze the same rows: "III, V: top 2 rows"
+  const byRows = new Map();
+  for (let p = 1; p <= n; p++) { const r = fr[String(p)] ?? 0; if (!byRows.has(r)) byRows.set(r, []); byRows.get(r).push(ROMAN[p]); }
+  const legend = [...byRows.entries()].sort((x, y) => x[0] - y[0]).map(([r, ps]) => `${ps.join(", ")}: ${sunRowsText(r)}`).join(" · ");
+  return h("div", { class: "sunbar", id: "sunbar" },
+    h("span", { class: "lbl" }, t("sun")), h("span", { class: "sun-slots", role: "img", "aria-label": `${t("sun")} ${ROMAN[sun]}: ${sunRowsText(frozenRows(sun))}` }, slots),
+    h("span", { class: "sun-now" }, sunRowsText(frozenRows(sun))),
+    h("span", { class: "sun-legend", "data-testid": "sun-legend" }, legend, ". ", t("sun_legend_help")));
 }
+function sunRowsText(rows) { return rows ? t("sun_rows", { n: rows }) : t("sun_rows_none"); }
 
-function tileCenter(ti) {
-  const D = APP.D, sqs = D.tileSquares.get(ti);
-  if (!sqs) return null;
-  const xs = sqs.map((q) => q[0]), ys = sqs.map((q) => q[1]);
-  return { x: (Math.min(...xs) + Math.max(...xs) + 1) / 2, y: (Math.min(...ys) + Math.max(...ys) + 1) / 2, w: Math.max(...xs) - Math.min(...xs) + 1 };
-}
-function vehiclePos(loc, kind, seat, count) {
-  const n = APP.view.players;
-  const spread = (seat - (n - 1) / 2) * 0.26;
-  if (loc === LOC_GREENLAND || loc === LOC_NORTHWEST) {
-    const { x, y, dir } = arrowGeom(loc === LOC_GREENLAND ? "greenland" : "northwest");
-    return { x: x + dir * (0.55 + (kind === "sled" ? 0.1 : -0.1)) + spread * 0.2, y: y + 0.5 + spread + (kind === "sled" ? 0.05 : -0.05) };
+// Pieces sharing a tile or an arrow stand side by side: a grid over the free part of
+// the spot (away from the token, if there is one), as large as fits.
+function vehicleLayout() {
+  const v = APP.view, D = APP.D, groups = new Map(), out = new Map();
+  for (let i = 0; i < v.players; i++) {
+    const loc = locOf(v, i);
+    for (const kind of ["ship", "sled"]) {
+      const l = loc[kind];
+      if (l === LOC_BOARD || l === LOC_LOST || l == null) continue;
+      if (!groups.has(l)) groups.set(l, []);
+      groups.get(l).push({ seat: i, kind });
+    }
   }
-  if (loc < 0) return null;
-  const c = tileCenter(loc); if (!c) return null;
-  const horiz = c.w > 1;
-  return horiz
-    ? { x: c.x + spread * 1.4, y: c.y + (kind === "ship" ? -0.2 : 0.25) }
-    : { x: c.x + spread * 0.9, y: c.y + (kind === "ship" ? -0.22 : 0.25) };
+  const tokenSquares = new Set(Object.keys(v.board_tokens || {}).map((b) => sqXY(Number(b)).join(",")));
+  for (const [l, pcs] of groups) {
+    let box;
+    if (l === LOC_GREENLAND || l === LOC_NORTHWEST) {
+      const { x, y, dir } = arrowGeom(l === LOC_GREENLAND ? "greenland" : "northwest");
+      box = { x0: dir > 0 ? x + 0.02 : x - 1.22, y0: y + 0.02, w: 1.2, h: 0.96 };
+    } else {
+      const sqs = D.tileSquares.get(l); if (!sqs) continue;
+      const xs = sqs.map((q) => q[0]), ys = sqs.map((q) => q[1]);
+      const x0 = Math.min(...xs), y0 = Math.min(...ys), w = Math.max(...xs) - x0 + 1, hh = Math.max(...ys) - y0 + 1;
+      box = { x0: x0 + 0.06, y0: y0 + 0.1, w: w - 0.12, h: hh - 0.16 };
+      const tok = sqs.find((q) => tokenSquares.has(q.join(",")));
+      if (tok) {
+        // keep clear of the token: the half of the tile (rows, or columns) without it
+        if (hh > 1) { const top = tok[1] === y0; box.h = box.h / 2; if (top) box.y0 += box.h; }
+        else if (w > 1) { const left = tok[0] === x0; box.w = box.w / 2; if (left) box.x0 += box.w; }
+        else { box.y0 += 0.42; box.h -= 0.42; }
+      }
+    }
+    const n = pcs.length;
+    let best = { cols: 1, rows: n, cell: 0 };
+    for (let cols = 1; cols <= n; cols++) {
+      const rows = Math.ceil(n / cols), cell = Math.min(box.w / cols, box.h / rows / 0.8);
+      if (cell > best.cell) best = { cols, rows, cell };
+    }
+    const k = Math.min(0.5, best.cell / 1.05); // a piece is ~0.9 units wide at scale 1
+    const cw = box.w / best.cols, ch = box.h / best.rows;
+    pcs.forEach((pc, j) => {
+      const col = j % best.cols, row = Math.floor(j / best.cols);
+      out.set(`${pc.seat}-${pc.kind}`, { x: box.x0 + (col + 0.5) * cw, y: box.y0 + (row + 0.5) * ch + 0.1 * k, k });
+    });
+  }
+  return out;
 }
-function shipShape(x, y, color) {
-  const k = 0.5;
+function shipShape(x, y, color, k = 0.5) {
   return s("g", { transform: `translate(${r3(x)} ${r3(y)}) scale(${k})` },
     s("path", { d: "M-0.42 0.05 L0.42 0.05 L0.3 0.25 L-0.3 0.25 Z", fill: color, stroke: "#1b1b1b", "stroke-width": 0.05 }),
     s("line", { x1: 0, y1: 0.05, x2: 0, y2: -0.45, stroke: "#1b1b1b", "stroke-width": 0.05 }),
     s("path", { d: "M0.03 -0.42 L0.3 -0.05 L0.03 -0.05 Z", fill: "#fbf7ea", stroke: "#1b1b1b", "stroke-width": 0.03 }),
     s("path", { d: "M-0.03 -0.36 L-0.25 -0.05 L-0.03 -0.05 Z", fill: "#fbf7ea", stroke: "#1b1b1b", "stroke-width": 0.03 }));
 }
-function sledShape(x, y, color) {
-  const k = 0.5;
+function sledShape(x, y, color, k = 0.5) {
   return s("g", { transform: `translate(${r3(x)} ${r3(y)}) scale(${k})` },
     s("rect", { x: -0.32, y: -0.2, width: 0.56, height: 0.24, rx: 0.04, fill: color, stroke: "#1b1b1b", "stroke-width": 0.05 }),
     s("path", { d: "M-0.4 0.12 L0.3 0.12 Q0.45 0.12 0.42 -0.05", fill: "none", stroke: "#1b1b1b", "stroke-width": 0.06 }));
 }
 function vehicles() {
   const v = APP.view, g = s("g", { class: "vehicles" });
+  const layout = vehicleLayout(), glides = [];
+  const hl = APP.logHl && APP.logHl.piece;
   for (let i = 0; i < v.players; i++) {
-    const loc = locOf(v, i);
     for (const kind of ["ship", "sled"]) {
-      const p = vehiclePos(loc[kind], kind, i);
-      if (!p) continue;
+      const key = `${i}-${kind}`, p = layout.get(key);
+      if (!p) { APP.prevPos.delete(key); continue; }
       const mine = i === APP.seat;
       const canMove = mine && APP.legal.some((a) => a.type === "move" && a.vehicle === kind);
       const selected = APP.sel && APP.sel.mode === "move" && APP.sel.vehicle === kind && mine;
@@ -562,9 +636,14 @@ function vehicles() {
         class: "vehicle" + (canMove ? " movable" : "") + (selected ? " selected" : ""),
         tabindex: canMove ? 0 : null, role: canMove ? "button" : null,
         "aria-label": `${seatName(i)}: ${t(kind)}${canMove ? " — " + t("click_to_move") : ""}`,
-      }, s("title", {}, `${seatName(i)} — ${t(kind)}`));
-      if (selected || canMove) vg.append(s("circle", { cx: p.x, cy: p.y - 0.02, r: 0.24, class: "vehicle-halo" }));
-      vg.append(kind === "ship" ? shipShape(p.x, p.y, COLORS[i]) : sledShape(p.x, p.y, COLORS[i]));
+        "data-piece": key,
+      });
+      if (hl && hl.seat === i && (!hl.kind || hl.kind === kind)) vg.append(s("circle", { cx: p.x, cy: p.y - 0.1 * p.k, r: 0.56 * p.k, class: "log-hl-piece" }));
+      if (selected || canMove) vg.append(s("circle", { cx: p.x, cy: p.y - 0.04 * p.k, r: 0.48 * p.k, class: "vehicle-halo" }));
+      vg.append(kind === "ship" ? shipShape(p.x, p.y, COLORS[i], p.k) : sledShape(p.x, p.y, COLORS[i], p.k));
+      const was = APP.prevPos.get(key);
+      if (was && (Math.abs(was.x - p.x) > 0.01 || Math.abs(was.y - p.y) > 0.01) && was.loc !== locOf(v, i)[kind]) glides.push([vg, was.x - p.x, was.y - p.y]);
+      APP.prevPos.set(key, { x: p.x, y: p.y, loc: locOf(v, i)[kind] });
       if (canMove) {
         const act = () => { APP.sel = selected ? null : { mode: "move", vehicle: kind }; APP.vehicle = kind; renderGame(); };
         vg.addEventListener("click", (e) => { e.stopPropagation(); act(); });
@@ -573,7 +652,21 @@ function vehicles() {
       g.append(vg);
     }
   }
+  APP.pendingGlides = glides;
   return g;
+}
+// A piece that changed place glides from its old spot to the new one (~300 ms), unless
+// the person asked for reduced motion.
+function runGlides() {
+  const list = APP.pendingGlides || []; APP.pendingGlides = [];
+  if (!list.length || matchMedia("(prefers-reduced-motion: reduce)").matches) return;
+  for (const [el, dx, dy] of list) {
+    if (!el.animate) continue;
+    el.animate([{ transform: `translate(${r3(dx)}px, ${r3(dy)}px)` }, { transform: "translate(0px, 0px)" }],
+      { duration: 300, easing: "ease-out" });
+    const root = document.documentElement;
+    root.dataset.glides = String(Number(root.dataset.glides || 0) + 1);
+  }
 }
 
 function highlights() {
@@ -585,8 +678,8 @@ function highlights() {
       if (typeof a.to === "string") {
         const { x, y, dir } = arrowGeom(a.to);
         const r = s("rect", { x: dir > 0 ? x : x - 1.3, y: y - 0.12, width: 1.3, height: 1.24, class: "dest", tabindex: 0, role: "button",
-          "aria-label": t("move_to", { to: t(a.to === "greenland" ? "loc_greenland" : "loc_northwest") }) });
-        bindActivate(r, () => sendAction(a));
+          "data-to": a.to, "aria-label": t("move_to", { to: t(a.to === "greenland" ? "loc_greenland" : "loc_northwest") }) });
+        bindActivate(r, () => sendMove(a));
         g.append(r);
         continue;
       }
@@ -596,8 +689,8 @@ function highlights() {
       const xs = sqs.map((q) => q[0]), ys = sqs.map((q) => q[1]);
       const x0 = Math.min(...xs), y0 = Math.min(...ys);
       const r = s("rect", { x: x0 + 0.04, y: y0 + 0.04, width: Math.max(...xs) - x0 + 0.92, height: Math.max(...ys) - y0 + 0.92,
-        class: "dest", tabindex: 0, role: "button", "aria-label": t("move_to", { to: `${tx},${ty}` }) });
-      bindActivate(r, () => sendAction(a));
+        class: "dest", tabindex: 0, role: "button", "data-to": `${tx},${ty}`, "aria-label": t("move_to", { to: `${tx},${ty}` }) });
+      bindActivate(r, () => sendMove(a));
       g.append(r);
     }
     return g;
@@ -619,7 +712,11 @@ function highlights() {
     for (const k of cover) {
       const [x, y] = k.split(",").map(Number);
       const hit = s("rect", { x, y, width: 1, height: 1, class: "hit" });
-      hit.addEventListener("mouseenter", () => { if (APP.hover && APP.hover.x === x && APP.hover.y === y) return; APP.hover = { x, y }; refreshBoard(); });
+      hit.addEventListener("mouseenter", (e) => {
+        if (APP.hover && APP.hover.x === x && APP.hover.y === y) return;
+        APP.hover = { x, y }; refreshBoard();
+        const svg = $("#boardwrap svg.board"); if (svg) boardTip(svg, e); // the old board (and its mousemove) is gone
+      });
       hit.addEventListener("click", () => {
         APP.hover = { x, y };
         const p = currentPlacement(opts, o);
@@ -627,6 +724,16 @@ function highlights() {
       });
       g.append(hit);
     }
+  }
+  return g;
+}
+function logHighlights() {
+  const g = s("g", { class: "log-hl-layer" }), hl = APP.logHl;
+  if (!hl) return g;
+  for (const [x, y] of hl.squares || []) g.append(s("rect", { x: x + 0.03, y: y + 0.03, width: 0.94, height: 0.94, class: "log-hl" }));
+  if (hl.arrow) {
+    const { x, y, dir } = arrowGeom(hl.arrow);
+    g.append(s("rect", { x: dir > 0 ? x : x - 1.3, y: y - 0.12, width: 1.3, height: 1.24, class: "log-hl" }));
   }
   return g;
 }
@@ -687,7 +794,7 @@ function playerBoard(i) {
     h("div", { class: "crew-row", title: t("available") }, h("span", { class: "lbl" }, t("available")), dots(av, COLORS[i], true)),
     h("div", { class: "crew-row", title: t("resting") }, h("span", { class: "lbl" }, t("resting")), dots(rest, COLORS[i], false)));
   const tokRow = h("div", { class: "ptoks" },
-    TOKENS.map((k, j) => h("span", { class: "ptok", title: t(`tok_${k}`) }, miniToken(k), " ", String(tok[j]))),
+    TOKENS.map((k, j) => h("span", { class: "ptok", title: tokRule(k) }, miniToken(k), " ", String(tok[j]))),
     v.nw_value[i] != null ? h("span", { class: "ptok", title: t("loc_northwest") }, miniToken("nw", v.nw_value[i])) : null,
     v.gl_value[i] != null ? h("span", { class: "ptok", title: t("loc_greenland") }, miniToken("gl", v.gl_value[i])) : null);
   const res = (v.reserve[i] || []).map((ti, k) => {
@@ -709,7 +816,27 @@ function playerBoard(i) {
     h("div", { class: "crew" }, col("ship", cr.shipA, cr.shipR), col("sled", cr.sledA, cr.sledR),
       cr.lost ? h("div", { class: "lost" }, t("crew_lost", { n: cr.lost })) : null),
     tokRow,
-    h("div", { class: "reserve" }, h("span", { class: "lbl" }, t("reserve")), res.length ? res : h("span", { class: "muted" }, "—")));
+    reserveRow(i, res));
+}
+// Your reserve is a strip of fixed height that scrolls sideways, however many tiles you
+// hold; the others' reserves fold to a count with a toggle.
+function reserveRow(i, res) {
+  if (i === APP.seat) {
+    return h("div", { class: "reserve mine" }, h("span", { class: "lbl" }, t("reserve")),
+      h("div", { class: "res-strip", "data-testid": "my-reserve" }, res.length ? res : h("span", { class: "muted" }, "—")));
+  }
+  // A <details> fold (not a button: a spectator's boards have no controls to press).
+  APP.openReserves = APP.openReserves || new Set();
+  const open = APP.openReserves.has(i);
+  const fold = h("details", { class: "reserve other", open },
+    h("summary", { class: "res-toggle", "data-testid": `reserve-toggle-${i}` }, t("reserve_n", { n: res.length })),
+    open && res.length ? h("div", { class: "res-strip" }, res) : null);
+  fold.addEventListener("toggle", () => {
+    if (fold.open === APP.openReserves.has(i)) return;
+    if (fold.open) APP.openReserves.add(i); else APP.openReserves.delete(i);
+    renderGame();
+  });
+  return fold;
 }
 function dots(n, color, filled) {
   const w = Math.max(n, 1) * 11;
@@ -779,7 +906,7 @@ function actionPanel() {
   }
   // cost line
   panel.append(h("div", { class: "row" }, vs, h("div", { class: "costs" }, h("span", { class: "lbl" }, v.acted > 0 ? t("next_cost_more") : t("next_cost")),
-    ["draw", "place", "move", "transfer", "discover", "explore"].map((k) => h("span", { class: "cost-item" }, t(`act_${k}`), " ", costTag(k))))));
+    ["draw", "place", "move", "transfer", "discover", "explore"].map((k) => h("span", { class: "cost-item", title: t("cost_rule", { act: t(`act_${k}`), base: BASE_COST[k], now: nextCost(k) }) }, t(`act_${k}`), " ", costTag(k))))));
   // buttons
   const row = h("div", { class: "row buttons" });
   for (const veh of ["ship", "sled"]) {
@@ -820,6 +947,12 @@ function actionPanel() {
   return panel;
 }
 
+// Returning to Greenland ends your expedition (you sit out every later round): ask first.
+function sendMove(a) {
+  const v = APP.view, ret = v.returned && APP.seat != null ? v.returned[APP.seat] : 0;
+  if (a.to === "greenland" && !ret && !confirm(t("confirm_return", { veh: t(a.vehicle) }))) return;
+  sendAction(a);
+}
 function selectTile(ti) {
   if (APP.sel && APP.sel.mode === "place" && APP.sel.tileIdx === ti) { APP.sel = null; renderGame(); return; }
   // start with the first orientation that has a legal position
@@ -843,29 +976,62 @@ function placeCurrent() {
 }
 function cancelSel() { APP.sel = null; APP.hover = null; renderGame(); }
 
+// The transfer dialog: the two columns side by side, each count with − / + steppers
+// (what leaves one column joins the other), the resulting crew as dots; OK sends the
+// legal transfer with that split (the engine's reason shows when there is none).
 function openTransfer() {
   const opts = legalOf("transfer");
   if (!opts.length) return;
-  const v = APP.view, cr = crewOf(v, APP.seat);
-  const total = cr.shipA + cr.shipR + cr.sledA + cr.sledR;
-  const dlg = h("dialog", { class: "dialog", "aria-label": t("transfer") });
-  const sel = h("select", { id: "tr-opt", size: Math.min(8, opts.length) });
-  opts.forEach((a, k) => {
-    const sa = a.sled.available, sr = a.sled.resting;
-    sel.append(h("option", { value: k, selected: k === 0 },
-      t("transfer_opt", { sa, sr, veh: t(a.vehicle), ship: total - sa - sr })));
-  });
+  const v = APP.view, cr = crewOf(v, APP.seat), color = COLORS[APP.seat];
+  const cost = nextCost("transfer");
+  const totA = cr.shipA + cr.sledA - cost, totR = cr.shipR + cr.sledR + cost;
+  const dist = (a) => Math.abs(a.sled.available - cr.sledA) + Math.abs(a.sled.resting - cr.sledR);
+  const start = opts.slice().sort((x, y) => dist(x) - dist(y))[0];
+  const cur = { sa: start.sled.available, sr: start.sled.resting };
+  const find = () => {
+    const same = opts.filter((a) => a.sled.available === cur.sa && a.sled.resting === cur.sr);
+    return same.find((a) => a.vehicle === APP.vehicle) || same[0] || null;
+  };
+  const dlg = h("dialog", { class: "dialog transfer", "aria-label": t("transfer") });
+  const body = h("div", { class: "tr-cols" });
+  const status = h("p", { class: "tr-status", "aria-live": "polite" });
+  const ok = h("button", { class: "btn primary", "data-testid": "tr-ok" }, t("ok"));
+  const close = () => { dlg.close(); dlg.remove(); };
+  const stepper = (field, kind, state) => {
+    // field: "sa" (available) or "sr" (resting); the ship column holds the rest
+    const max = field === "sa" ? totA : totR;
+    const val = kind === "sled" ? cur[field] : max - cur[field];
+    const dec = () => { cur[field] += kind === "sled" ? -1 : 1; draw(); };
+    const inc = () => { cur[field] += kind === "sled" ? 1 : -1; draw(); };
+    return h("div", { class: "tr-row", "data-row": state },
+      h("span", { class: "lbl" }, t(state)),
+      h("button", { class: "btn step", type: "button", "aria-label": `${t(kind)} ${t(state)} −`, "data-testid": `tr-${kind}-${field}-minus`, disabled: val <= 0, onclick: dec }, "−"),
+      dots(val, color, state === "available"),
+      h("button", { class: "btn step", type: "button", "aria-label": `${t(kind)} ${t(state)} +`, "data-testid": `tr-${kind}-${field}-plus`, disabled: val >= max, onclick: inc }, "+"));
+  };
+  const draw = () => {
+    body.replaceChildren(...["ship", "sled"].map((kind) => h("div", { class: "tr-col", "data-col": kind },
+      h("div", { class: "crew-head" }, t(kind)), stepper("sa", kind, "available"), stepper("sr", kind, "resting"))));
+    const a = find();
+    ok.disabled = !a;
+    if (a) { status.className = "tr-status ok"; status.textContent = t("transfer_pays", { veh: t(a.vehicle), n: cost }); return; }
+    status.className = "tr-status warn-text";
+    status.textContent = t("transfer_illegal");
+    const probe = { type: "transfer", vehicle: APP.vehicle, sled: { available: cur.sa, resting: cur.sr } };
+    checkAction(probe).then((r) => { if (r && !r.legal && find() === null && status.isConnected) status.textContent = `${t("transfer_illegal")} ${r.reason}`; });
+  };
+  ok.addEventListener("click", () => { const a = find(); if (!a) return; close(); sendAction(a); });
   dlg.append(
     h("h3", {}, t("transfer"), " ", costTag("transfer")),
     h("p", {}, t("transfer_help")),
     h("p", { class: "muted" }, t("now_crew", { sa: cr.sledA, sr: cr.sledR, ha: cr.shipA, hr: cr.shipR })),
-    sel,
-    h("div", { class: "row" },
-      h("button", { class: "btn", onclick: () => { const a = opts[Number(sel.value)]; dlg.close(); dlg.remove(); sendAction(a); } }, t("ok")),
-      h("button", { class: "btn", onclick: () => { dlg.close(); dlg.remove(); } }, t("cancel"))));
+    body, status,
+    h("div", { class: "row" }, ok, h("button", { class: "btn", type: "button", onclick: close }, t("cancel"))));
+  draw();
   document.body.append(dlg);
+  dlg.addEventListener("cancel", () => dlg.remove());
   dlg.showModal();
-  sel.focus();
+  ok.focus();
 }
 
 // ------------------------------------------------------------------ event log & end of game
@@ -894,10 +1060,14 @@ function eventText(e) {
   if (e.token) p.token = t(`tok_${e.token}`);
   if (e.source) p.source = t(e.source === "display" ? "display" : "pile");
   if (e.type === "ScoreChanged") { p.delta = (e.delta > 0 ? "+" : "") + e.delta; p.reason = reasonText(e.reason); }
-  if (e.type === "VehicleMoved") p.to = e.to === "greenland" ? t("loc_greenland") : e.to === "northwest" ? t("loc_northwest") : e.to;
+  if (e.type === "VehicleMoved") p.to = placeOfTo(e.to);
+  if (e.type === "SledDeployed") p.at = placeOfTo(e.at);
+  if (e.x != null && e.y != null) { p.place = placeAt(e.x, e.y); p.zone = zoneOf(e.x); }
   if (e.scores) p.scores = e.scores.join(", ");
   if (e.sun) p.sun = ROMAN[e.sun] || e.sun;
-  const key = `ev_${e.type}`;
+  // Our keys that speak in place names win over the older ones with coordinates.
+  const placed = `evp_${e.type}`;
+  const key = (STR[placed] || STR_EN[placed]) && e.x != null ? placed : `ev_${e.type}`;
   if (STR[key] || STR_EN[key]) {
     const out = t(key, p);
     if (!/\{\w+\}/.test(out)) return out;
@@ -925,14 +1095,69 @@ function reasonCategory(r) {
   return "cat_other";
 }
 const LOG_SKIP = new Set(["CrewSpent", "DisplayRefilled"]);
+// What a log line refers to on the board: squares, an arrow, a piece.
+function eventRefs(e) {
+  const D = APP.D; if (!D) return null;
+  const tileSqs = (id) => { const ti = G().tileIndex[id]; return ti != null ? D.tileSquares.get(ti) || [] : []; };
+  const toRefs = (to) => {
+    if (to === "greenland" || to === "northwest") return { arrow: to };
+    const m = /^(\d+),(\d+)$/.exec(String(to || ""));
+    if (!m) return {};
+    const ti = D.sqTile.get(`${m[1]},${m[2]}`);
+    return { squares: ti != null ? D.tileSquares.get(ti) : [[Number(m[1]), Number(m[2])]] };
+  };
+  switch (e.type) {
+    case "TilePlaced": case "HoleFilled": { const q = tileSqs(e.tile); return { squares: q.length ? q : [[e.x, e.y]] }; }
+    case "TokenPlaced": case "TokenTaken": return { squares: [[e.x, e.y]], piece: e.seat != null ? { seat: e.seat } : null };
+    case "VehicleMoved": return { ...toRefs(e.to), piece: { seat: e.seat, kind: e.vehicle } };
+    case "SledDeployed": return { ...toRefs(e.at), piece: { seat: e.seat, kind: "sled" } };
+    case "ReachedNorthwest": return { arrow: "northwest", piece: { seat: e.seat } };
+    case "ReturnedToGreenland": return { arrow: "greenland", piece: { seat: e.seat } };
+    case "SledLost": case "SledRecalled": case "CrewTransferred": return { piece: { seat: e.seat } };
+    default: return null;
+  }
+}
+function chatTime(c) {
+  if (!c.time) return null;
+  const d = new Date(c.time);
+  return isNaN(d) ? null : d.toLocaleTimeString(APP.lang, { hour: "2-digit", minute: "2-digit" });
+}
+// One feed: the events and the chat in time order (a chat line after the events of
+// the version it was posted at; a line without a version at the end), with a filter.
 function renderLog() {
   const box = $("#log"); if (!box) return;
+  // the hovered line is about to be replaced (and will never see its mouseleave)
+  if (APP.logHl) { APP.logHl = null; refreshBoard(); }
   box.replaceChildren();
-  const items = APP.events.filter((e) => !LOG_SKIP.has(e.type)).slice(-150).map((e) =>
-    h("li", { class: `ev ev-${e.type}`, style: e.seat != null ? `--pc:${COLORS[e.seat]}` : null }, eventText(e)));
-  const chat = APP.chat.slice(-30).map((c) => h("li", { class: "chat" }, h("b", {}, (c.name || (c.seat != null ? seatName(c.seat) : t("spectator"))) + ": "), c.text));
-  box.append(...items, ...chat);
+  const f = APP.logFilter;
+  const items = [];
+  if (f !== "chat") APP.events.filter((e) => !LOG_SKIP.has(e.type)).slice(-150).forEach((e, k) => items.push({ key: e.version ?? 0, k, e }));
+  if (f !== "events") APP.chat.forEach((c, k) => items.push({ key: c.version != null ? c.version + 0.5 : Infinity, k: 1e6 + k, c }));
+  items.sort((x, y) => x.key - y.key || x.k - y.k);
+  for (const it of items) {
+    if (it.c) {
+      const c = it.c, tm = chatTime(c);
+      box.append(h("li", { class: "chat", style: c.seat != null ? `--pc:${COLORS[c.seat]}` : null },
+        tm ? h("time", { class: "muted", datetime: c.time }, tm + " ") : null,
+        h("b", {}, (c.name || (c.seat != null ? seatName(c.seat) : t("spectator"))) + ": "), c.text));
+      continue;
+    }
+    const e = it.e, refs = eventRefs(e);
+    const li = h("li", { class: `ev ev-${e.type}` + (refs ? " refs" : ""), style: e.seat != null ? `--pc:${COLORS[e.seat]}` : null }, eventText(e));
+    if (refs) {
+      li.addEventListener("mouseenter", () => { APP.logHl = refs; refreshBoard(); });
+      li.addEventListener("mouseleave", () => { APP.logHl = null; refreshBoard(); });
+    }
+    box.append(li);
+  }
   box.scrollTop = box.scrollHeight;
+}
+function logFilterBar() {
+  return h("div", { class: "logfilter", role: "radiogroup", "aria-label": t("log_filter") },
+    ["all", "events", "chat"].map((f) => h("button", {
+      class: "btn tiny" + (APP.logFilter === f ? " on" : ""), role: "radio", "aria-checked": APP.logFilter === f ? "true" : "false",
+      "data-filter": f, onclick: () => { APP.logFilter = f; $(".logfilter").replaceWith(logFilterBar()); renderLog(); },
+    }, t(`log_${f}`))));
 }
 
 // A tie the rules do not break: equal top scores and the leader never returned to
@@ -1018,6 +1243,179 @@ function scoreChart(points, lastRound) {
   return svg;
 }
 
+// ------------------------------------------------------------------ tooltips, checks, turn alerts
+
+const PHONE_MQ = typeof matchMedia === "function" ? matchMedia("(max-width: 600px)") : null;
+function isPhone() { return !!(PHONE_MQ && PHONE_MQ.matches); }
+if (PHONE_MQ && PHONE_MQ.addEventListener) PHONE_MQ.addEventListener("change", () => refreshBoard());
+
+// What a token is worth and how it is taken (rules §7.F, §7.G), for tooltips.
+function tokRule(kind, zone) {
+  const tok = t(`tok_${kind}`);
+  if (kind === "inuit" || kind === "cairn" || kind === "franklin" || kind === "strait") {
+    const act = kind === "inuit" || kind === "cairn" ? "discover" : "explore";
+    const mult = act === "discover" ? 2 : 1;
+    const base = t(`tokrule_${act}`, { tok, cost: BASE_COST[act], mult });
+    return zone ? `${base} ${t("tokrule_here", { pts: mult * zone, zone })}` : base;
+  }
+  if (kind === "cartography") return t("tokrule_cartography", { tok });
+  return tok;
+}
+
+// The engine's verdict on an action that is not offered (POST /check), cached per
+// game version: the tooltip of a spot that is not lit up says which rule forbids it.
+function checkAction(action) {
+  if (!APP.token) return Promise.resolve(null);
+  const key = `${APP.version}|${JSON.stringify(action)}`;
+  if (APP.checks.has(key)) return APP.checks.get(key);
+  if (APP.checks.size > 400) APP.checks.clear();
+  const q = `?token=${encodeURIComponent(APP.token)}`;
+  const pr = fetch(`/api/games/${encodeURIComponent(APP.gameId)}/check${q}`, {
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ action }),
+  }).then((r) => (r.ok ? r.json() : null)).catch(() => null);
+  APP.checks.set(key, pr);
+  return pr;
+}
+// The action a spot of the board would be in the current selection (or null).
+function spotAction(spot) {
+  const sel = APP.sel; if (!sel || !isMyTurn()) return null;
+  if (sel.mode === "place" && spot.sq) {
+    return { type: "place", vehicle: APP.vehicle, tile: tileName(sel.tileIdx), x: spot.sq[0], y: spot.sq[1], rotation: sel.rot, side: sel.side };
+  }
+  if (sel.mode === "move") return { type: "move", vehicle: sel.vehicle, to: spot.arrow || spot.sq };
+  return null;
+}
+function spotIsLit(spot) {
+  const sel = APP.sel; if (!sel) return false;
+  if (sel.mode === "move") {
+    return APP.legal.some((a) => a.type === "move" && a.vehicle === sel.vehicle && (spot.arrow ? a.to === spot.arrow
+      : Array.isArray(a.to) && APP.D.sqTile.get(`${a.to[0]},${a.to[1]}`) === APP.D.sqTile.get(spot.sq.join(",")) && APP.D.sqTile.has(spot.sq.join(","))));
+  }
+  const o = orient(orientOf(sel.tileIdx, sel.side, sel.rot));
+  return !!spot.sq && placementsFor(sel).some((a) => spot.sq[0] >= a.x && spot.sq[0] < a.x + o.w && spot.sq[1] >= a.y && spot.sq[1] < a.y + o.h);
+}
+function tipEl() {
+  let el = $("#tip");
+  if (!el) { el = h("div", { id: "tip", role: "tooltip" }); document.body.append(el); }
+  return el;
+}
+function hideTip() { const el = $("#tip"); if (el) { el.classList.remove("show"); el.dataset.spot = ""; } clearTimeout(APP.tipTimer); }
+function showTip(lines, x, y, spotKey) {
+  const el = tipEl();
+  el.replaceChildren(...lines.map((l) => (l instanceof Node ? l : h("div", {}, l))));
+  el.dataset.spot = spotKey;
+  el.classList.add("show");
+  const w = el.offsetWidth, hh = el.offsetHeight;
+  el.style.left = `${Math.max(4, Math.min(x + 14, innerWidth - w - 4))}px`;
+  el.style.top = `${Math.max(4, y + 16 + hh > innerHeight ? y - hh - 10 : y + 16)}px`;
+}
+// Which spot of the board is under the pointer: a square, or an arrow.
+function spotAt(svg, ev) {
+  const m = svg.getScreenCTM(); if (!m) return null;
+  const pt = new DOMPoint(ev.clientX, ev.clientY).matrixTransform(m.inverse());
+  const { W, H } = APP.D;
+  if (pt.x >= 0 && pt.x < W && pt.y >= 0 && pt.y < H) return { sq: [Math.floor(pt.x), Math.floor(pt.y)] };
+  for (const which of ["greenland", "northwest"]) {
+    const { x, y, dir } = arrowGeom(which);
+    const x0 = dir > 0 ? x : x - 1.3;
+    if (pt.x >= x0 && pt.x <= x0 + 1.3 && pt.y >= y - 0.12 && pt.y <= y + 1.12) return { arrow: which };
+  }
+  return null;
+}
+function boardTip(svg, ev) {
+  const spot = spotAt(svg, ev);
+  if (!spot) { hideTip(); return; }
+  const key = spot.arrow || spot.sq.join(",");
+  const lines = [];
+  const v = APP.view, D = APP.D;
+  if (spot.arrow) {
+    lines.push(h("strong", {}, t(spot.arrow === "greenland" ? "loc_greenland" : "loc_northwest")));
+    lines.push(t(spot.arrow === "greenland" ? "arrow_rule_gl" : "arrow_rule_nw"));
+  } else {
+    const [x, y] = spot.sq;
+    lines.push(h("strong", {}, placeAt(x, y)));
+    lines.push(t("zone_rule", { zone: zoneOf(x) }));
+    if (y < D.frozen) lines.push(t("frozen_here"));
+    const bit = x + D.S * y;
+    const kind = (v.board_tokens || {})[bit];
+    if (kind) lines.push(tokRule(TOKENS[kind - 1], zoneOf(x)));
+  }
+  const ti = spot.arrow ? (spot.arrow === "greenland" ? LOC_GREENLAND : LOC_NORTHWEST) : D.sqTile.get(spot.sq.join(","));
+  if (ti != null) {
+    const here = [];
+    for (let i = 0; i < v.players; i++) for (const kind of ["ship", "sled"]) if (locOf(v, i)[kind] === ti) here.push(`${seatName(i)}: ${t(kind)}`);
+    if (here.length) lines.push(here.join(" · "));
+  }
+  const act = spotAction(spot);
+  if (act && spotIsLit(spot)) lines.push(h("div", { class: "ok" }, t(APP.sel.mode === "move" ? "tip_can_move" : "tip_can_place")));
+  else if (act) {
+    const why = h("div", { class: "warn-text why", "data-testid": "tip-why" }, t("tip_checking"));
+    lines.push(why);
+    clearTimeout(APP.tipTimer);
+    APP.tipTimer = setTimeout(() => {
+      checkAction(act).then((r) => {
+        const el = $("#tip");
+        if (!el || el.dataset.spot !== key || !why.isConnected) return;
+        why.textContent = r ? (r.legal ? t("tip_can_move") : t("tip_not_here", { why: r.reason })) : t("tip_unknown");
+      });
+    }, 180);
+  }
+  showTip(lines, ev.clientX, ev.clientY, key);
+}
+
+// Turn alerts: a short sound (WebAudio, mutable), a system notification when the tab
+// is hidden (permission asked on a click only) and the title.
+function soundOn() { return localStorage.getItem("erebus.sound") !== "off"; }
+function ensureAudio() {
+  if (APP.audio) return APP.audio;
+  const AC = window.AudioContext || window.webkitAudioContext;
+  if (!AC) return null;
+  try { APP.audio = new AC(); } catch { APP.audio = null; }
+  return APP.audio;
+}
+function beep() {
+  const ac = ensureAudio(); if (!ac) return;
+  try {
+    if (ac.state === "suspended") ac.resume();
+    const t0 = ac.currentTime;
+    [[880, 0], [1175, 0.13]].forEach(([f, d]) => {
+      const o = ac.createOscillator(), g = ac.createGain();
+      o.frequency.value = f; o.type = "sine";
+      g.gain.setValueAtTime(0.0001, t0 + d); g.gain.exponentialRampToValueAtTime(0.18, t0 + d + 0.02);
+      g.gain.exponentialRampToValueAtTime(0.0001, t0 + d + 0.12);
+      o.connect(g).connect(ac.destination); o.start(t0 + d); o.stop(t0 + d + 0.14);
+    });
+  } catch { /* no sound then */ }
+  const root = document.documentElement;
+  root.dataset.beeps = String(Number(root.dataset.beeps || 0) + 1);
+}
+function turnAlert() {
+  const root = document.documentElement;
+  root.dataset.turnAlerts = String(Number(root.dataset.turnAlerts || 0) + 1);
+  if (soundOn()) beep();
+  if (document.hidden && "Notification" in window && Notification.permission === "granted") {
+    try { new Notification(t("your_turn"), { body: t("game_title"), tag: "erebus-turn" }); } catch { /* */ }
+  }
+}
+// A bell drawn in SVG (emoji fonts are missing on many Linux desktops).
+function bellIcon(muted) {
+  return s("svg", { width: 16, height: 16, viewBox: "0 0 16 16", "aria-hidden": "true", class: "bell" },
+    s("path", { d: "M8 1.5a1 1 0 0 1 1 1v.6a4.5 4.5 0 0 1 3.5 4.4v3l1.3 1.7H2.2l1.3-1.7v-3A4.5 4.5 0 0 1 7 3.1v-.6a1 1 0 0 1 1-1z", fill: "currentColor" }),
+    s("path", { d: "M6.3 13.4a1.8 1.8 0 0 0 3.4 0z", fill: "currentColor" }),
+    muted ? s("line", { x1: 2, y1: 14.5, x2: 14, y2: 1.5, stroke: "#c8412f", "stroke-width": 1.8 }) : null);
+}
+function alertButtons() {
+  const on = soundOn();
+  const sound = h("button", { class: "btn small", id: "soundbtn", "aria-pressed": on ? "true" : "false",
+    title: on ? t("sound_on") : t("sound_off"), "aria-label": on ? t("sound_on") : t("sound_off"),
+    onclick: () => { localStorage.setItem("erebus.sound", on ? "off" : "on"); if (!on) ensureAudio(); $("#alertbtns").replaceWith(alertButtons()); } },
+  bellIcon(!on));
+  const canAsk = "Notification" in window && Notification.permission === "default";
+  const notify = canAsk ? h("button", { class: "btn small", id: "notifybtn", title: t("notify_ask"),
+    onclick: () => { try { Notification.requestPermission().then(() => $("#alertbtns") && $("#alertbtns").replaceWith(alertButtons())); } catch { /* */ } } }, t("notify_short")) : null;
+  return h("span", { id: "alertbtns", class: "alertbtns" }, sound, notify);
+}
+
 // ------------------------------------------------------------------ page: game
 
 function toast(msg) {
@@ -1034,6 +1432,7 @@ function renderStatusDot() {
 function refreshBoard() {
   const wrap = $("#boardwrap"); if (!wrap || !APP.view) return;
   wrap.replaceChildren(renderBoard());
+  runGlides();
 }
 
 function gameShell() {
@@ -1044,16 +1443,18 @@ function gameShell() {
       h("span", { id: "roundinfo" }),
       h("span", { class: "spacer" }),
       h("span", { id: "conn", class: "conn" }),
+      alertButtons(),
       h("button", { class: "btn small", id: "helpbtn", onclick: () => toast(t("keys_help")) }, "?"),
       langSwitcher(() => { gameShell(); renderGame(); })),
     h("main", { class: "game" },
       h("div", { class: "left" },
         h("div", { id: "boardwrap", class: "boardwrap" }),
+        h("div", { id: "sunwrap" }),
         h("div", { id: "under" })),
       h("aside", { class: "right" },
         h("div", { id: "players" }),
         h("div", { class: "logbox" },
-          h("h3", {}, t("log")),
+          h("div", { class: "loghead" }, h("h3", {}, t("log")), logFilterBar()),
           h("ol", { id: "log", class: "log", "aria-live": "polite" }),
           // Spectators read the chat (its recent history comes on connecting) but do not post.
           APP.token
@@ -1075,14 +1476,16 @@ function renderGame() {
   seededBadge(ri);
   const active = document.activeElement && document.activeElement.id;
   refreshBoard();
+  $("#sunwrap").replaceChildren(sunPanel(v.sun));
   const under = $("#under");
   under.replaceChildren(...(v.over ? [endPanel()] : []), actionPanel(), supplyPanel());
-  const order = v.order && v.order.length ? [...v.order] : [...Array(v.players).keys()];
+  let order = v.order && v.order.length ? [...v.order] : [...Array(v.players).keys()];
   for (let i = 0; i < v.players; i++) if (!order.includes(i)) order.push(i);
+  if (APP.seat != null) order = [APP.seat, ...order.filter((i) => i !== APP.seat)]; // your board on top, always in view
   $("#players").replaceChildren(...order.map((i) => playerBoard(i)));
   renderLog();
   if (active) { const el = document.getElementById(active); if (el) el.focus(); }
-  document.title = (isMyTurn() ? "● " : "") + t("game_title") + " — erebus";
+  document.title = isMyTurn() ? `● ${t("your_turn")} — erebus` : `${t("game_title")} — erebus`;
 }
 
 function onKey(e) {
@@ -1103,6 +1506,11 @@ async function startGame(id, token) {
   APP.gameId = id; APP.token = token;
   document.body.replaceChildren(h("p", { class: "loading" }, t("loading")));
   document.addEventListener("keydown", onKey);
+  // Browsers start sound only after a gesture: make the audio context on the first one.
+  const unlock = () => { if (soundOn()) { const ac = ensureAudio(); if (ac && ac.state === "suspended") ac.resume(); } };
+  document.addEventListener("pointerdown", unlock, { once: true });
+  addEventListener("scroll", hideTip, { passive: true });
+  document.addEventListener("keydown", unlock, { once: true });
   try {
     const m = await fetchState();
     onServerMessage(m);
