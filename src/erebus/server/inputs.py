@@ -98,6 +98,8 @@ def check_create(body: Any) -> None:
                 if key in s and not _is_name(s[key]):
                     raise ApiError(400, f"seat {i}: {key} must be a string")
     options = body.get("options")
+    if options is not None and not isinstance(options, dict):
+        raise ApiError(400, "options must be an object")
     if (
         isinstance(options, dict)
         and "autopilot_level" in options
