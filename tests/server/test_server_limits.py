@@ -12,8 +12,8 @@ from collections.abc import Awaitable, Callable, Hashable
 from typing import Any
 
 import pytest
-from fastapi.testclient import TestClient
 import server_helpers
+from fastapi.testclient import TestClient
 from server_helpers import wait_turn
 from starlette.websockets import WebSocketDisconnect
 
