@@ -153,7 +153,7 @@ class Settings:
     # (the autopilot) until the player comes back.
     away_grace_s: float = 60.0
     # Hosting limits (erebus.server.guard, erebus.server.residency; README "Hosting").
-    # 0 turns a rate or a count limit off.
+    # 0 turns off max_think_s, create_per_minute, api_rate and max_live_games.
     max_think_s: float = 5.0  # a hard bot's think time per move, whatever options.time_s says
     create_per_minute: int = 20  # new games per client address
     api_rate: float = 30.0  # requests a second per client address on /api/* and /ws/*
