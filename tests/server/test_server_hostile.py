@@ -388,3 +388,24 @@ def test_action_from_json_raises_only_value_error(game: str) -> None:
             module.Action.from_json(data)
 
     check()
+
+
+def test_limits_say_what_they_are(table: tuple[TestClient, dict[str, Any]]) -> None:
+    """Nesting: 400 naming the limit; sizes: bytes of UTF-8, not characters (413)."""
+    c, g = table
+    gid, t0 = g["id"], g["seats"][0]["token"]
+    r = c.post("/api/games", content=deep(MAX_DEPTH + 1).encode())
+    assert r.status_code == 400 and f"{MAX_DEPTH} levels" in r.json()["detail"]
+    assert c.post("/api/games", content=deep(MAX_DEPTH - 1).encode()).status_code == 400
+    with c.websocket_connect(f"/ws/games/{gid}?token={t0}") as ws:
+        _until(ws, "state")
+        ws.send_text(deep(MAX_DEPTH + 1))
+        err = _until(ws, "error")
+        assert err["status"] == 400 and "nesting" in err["message"]
+        text = "€" * 6000  # 6000 characters under the limit, 18000 bytes over it
+        assert len(text) < MAX_BODY < len(text.encode())
+        ws.send_text(json.dumps({"type": "chat", "text": text}, ensure_ascii=False))
+        assert _until(ws, "error")["status"] == 413
+        ws.send_text(json.dumps({"type": "chat", "text": "nul\x00"}))
+        err = _until(ws, "error")
+        assert err["status"] == 400 and "NUL" in err["message"]

@@ -314,3 +314,17 @@ def test_residency_settings_have_defaults() -> None:
     assert (s.create_per_minute, s.api_rate, s.api_burst) == (20, 30.0, 60)
     assert (s.max_live_games, s.max_idle_games, s.max_think_s) == (2000, 500, 5.0)
     assert (s.abandon_after_s, s.evict_after_s, s.allowed_origins) == (3600.0, 60.0, ())
+
+
+def test_finished_games_leave_memory_without_requests(sqlite_url: str) -> None:
+    """A quiet server sweeps on a timer too (period: half of ``evict_after_s``)."""
+    with client(sqlite_url, evict_after_s=0.1) as c:
+        service = c.app.state.service  # type: ignore[attr-defined]
+        gid = create(c, EASY_BOTS).json()["id"]
+        _wait_over(c, gid)
+        for _ in range(2000):  # no request meanwhile: only the timer can drop it
+            if gid not in service._games:
+                break
+            time.sleep(0.005)
+        assert gid not in service._games
+        assert c.get(f"/api/games/{gid}").json()["is_over"]

@@ -420,6 +420,7 @@ class GameService:
         self._fair = FairQueue(self.settings.bot_workers)  # inline bots (bot_mode "inline")
         st = self.settings
         self.residency = Residency(st.abandon_after_s, st.evict_after_s, st.max_idle_games)
+        self._sweeper: asyncio.Task[None] | None = None
         self._closing = False
         # Writes: on the event loop where the storage says they are quick (SQLite: an
         # append to its log, ~0.2 ms, cheaper than two thread hops and the GIL
@@ -439,6 +440,8 @@ class GameService:
 
     async def close(self) -> None:
         self._closing = True
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         tasks = [g.bot_task for g in self._games.values() if g.bot_task]
         tasks += [g.watch_task for g in self._games.values() if g.watch_task]
         for t in tasks:
@@ -532,7 +535,7 @@ class GameService:
         }
 
     async def get(self, game_id: str) -> LiveGame:
-        self.sweep()  # first: it may drop this very game, which then loads again
+        self._housekeeping()  # first: it may drop this very game, which then loads again
         live = self._games.get(game_id)
         if live is not None:
             self._touch(live)
@@ -879,6 +882,22 @@ class GameService:
         self.residency.touch(live.id)
         if was_abandoned:
             self._kick_bots(live)
+
+    def _housekeeping(self) -> None:
+        """On a request: a sweep now and then, and the timer that sweeps when no
+        request comes (a finished game must leave memory even on a quiet server)."""
+        if self._sweeper is None and not self._closing:
+            self._sweeper = asyncio.get_running_loop().create_task(self._sweep_loop())
+        self.sweep()
+
+    async def _sweep_loop(self) -> None:
+        period = max(0.05, min(30.0, self.settings.evict_after_s / 2))
+        while not self._closing:
+            await asyncio.sleep(period)
+            try:
+                self.sweep(force=True)
+            except Exception:  # never let housekeeping die for good
+                log.exception("sweeping the game cache failed")
 
     def watched(self, live: LiveGame) -> None:
         """A WebSocket to ``live`` opened or closed (the app calls this)."""
