@@ -842,6 +842,11 @@ def run(
                     "serve",
                     *("--host", HOST, "--port", str(server_port)),
                     *("--db", db),
+                    # The load comes from one address: limits well above it (the
+                    # defaults would throttle it), none of them switched off.
+                    *("--create-per-minute", str(max(1000, 10 * games))),
+                    *("--api-rate", "1000", "--api-burst", str(max(1000, 10 * games))),
+                    *("--max-live-games", str(max(2000, 4 * games))),
                 ],
                 server_port,
                 tmpdir / "server.log",

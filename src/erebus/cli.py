@@ -221,11 +221,38 @@ def serve(
         str | None,
         typer.Option(help="Database URL (default: $DATABASE_URL, then sqlite:///var/erebus.db)."),
     ] = None,
+    allow_origin: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="Also accept WebSockets from pages of this origin (e.g. https://example.org); "
+            "repeatable; also $EREBUS_ALLOWED_ORIGINS (comma-separated)."
+        ),
+    ] = None,
+    create_per_minute: Annotated[
+        int | None, typer.Option(help="New games a minute per client address (0: no limit; 20).")
+    ] = None,
+    api_rate: Annotated[
+        float | None,
+        typer.Option(help="API requests a second per client address (0: no limit; 30)."),
+    ] = None,
+    api_burst: Annotated[
+        int | None, typer.Option(help="Bursts of API requests allowed above the rate (60).")
+    ] = None,
+    max_live_games: Annotated[
+        int | None, typer.Option(help="Games in progress at once (0: no limit; 2000).")
+    ] = None,
 ) -> None:
     """Run the web server: lobby, seats and play in the browser."""
-    from erebus.server.run import run_server
+    from erebus.server.run import run_server, server_settings
 
-    raise typer.Exit(run_server(host, port, db))
+    settings = server_settings(
+        allow_origin,
+        create_per_minute=create_per_minute,
+        api_rate=api_rate,
+        api_burst=api_burst,
+        max_live_games=max_live_games,
+    )
+    raise typer.Exit(run_server(host, port, db, settings))
 
 
 def main() -> None:

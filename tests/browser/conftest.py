@@ -98,6 +98,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         base = f"http://127.0.0.1:{port}"
         cmd = [sys.executable, "-m", "erebus.cli", "serve", "--host", "127.0.0.1"]
         cmd += ["--port", str(port), "--db", f"sqlite:///{tmp}/e.db"]
+        # The tests drive games over the API as fast as they can: no rate limits (the
+        # headers, the CSP and the Origin rule stay on).
+        cmd += ["--api-rate", "0", "--create-per-minute", "0"]
         with log.open("ab") as out:
             proc = subprocess.Popen(
                 cmd, cwd=tmp, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True

@@ -21,7 +21,8 @@ PG_SKIP = (
 
 
 def settings() -> Settings:
-    return Settings(bot_mode="inline", hard_iterations=10)
+    # No rate limits: the tests poll (tests/server/test_server_limits.py tests them).
+    return Settings(bot_mode="inline", hard_iterations=10, api_rate=0, create_per_minute=0)
 
 
 def make_client(db_url: str) -> TestClient:

@@ -17,7 +17,9 @@ from erebus.server.service import Settings
 
 
 def _client(url: str, grace: float = 60.0) -> TestClient:
-    s = Settings(bot_mode="inline", hard_iterations=10, away_grace_s=grace, bot_delay_s=0.01)
+    s = Settings(
+        bot_mode="inline", hard_iterations=10, away_grace_s=grace, bot_delay_s=0.01, api_rate=0
+    )  # api_rate=0: the tests poll
     return TestClient(create_app(url, s))
 
 

@@ -234,7 +234,9 @@ def test_bots_in_worker_processes(sqlite_url: str) -> None:
     from erebus.server.app import create_app
     from erebus.server.service import Settings
 
-    app = create_app(sqlite_url, Settings(bot_mode="process", bot_workers=1, hard_iterations=5))
+    app = create_app(
+        sqlite_url, Settings(bot_mode="process", bot_workers=1, hard_iterations=5, api_rate=0)
+    )
     with TestClient(app) as c:
         g = new_game(c, [{"kind": "human"}, {"kind": "bot", "level": "hard"}])
         final = play(c, g["id"], g["seats"][0]["token"], 3)

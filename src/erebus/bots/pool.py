@@ -5,14 +5,23 @@ loop it would freeze every table.  ``BotPool`` ships only the seat's *view*
 (never the full state) to a worker process, which rebuilds a consistent
 state with the game's ``determinize`` and asks a bot built from its
 ``BotSpec``.  The answer comes back as action JSON.
+
+Fairness: choices go through a :class:`FairQueue`, not straight into the
+executor's first-come queue.  It holds one queue per game (the ``key``), lets at
+most one choice per game run at a time, and hands free workers to the games in
+turn, so a game whose bots think long (four hard bots) cannot keep the workers
+from another game's quick move: that one waits for at most one choice per game
+ahead of it, never for a whole turn of each.
 """
 
 from __future__ import annotations
 
 import asyncio
 import multiprocessing
+from collections import deque
+from collections.abc import Awaitable, Callable, Hashable
 from concurrent.futures import ProcessPoolExecutor
-from typing import Any
+from typing import Any, TypeVar
 
 from erebus.bots.base import BotSpec
 from erebus.games import get_game
@@ -31,12 +40,84 @@ def choose_from_view(spec: BotSpec, game: str, view: dict[str, Any], salt: int) 
     return result
 
 
+T = TypeVar("T")
+_Job = tuple[Callable[[], Awaitable[Any]], "asyncio.Future[Any]"]
+
+
+class FairQueue:
+    """Round-robin over keys: at most ``slots`` jobs run at once, at most one per key.
+
+    ``await run(key, start)`` queues ``start`` (a coroutine factory) behind the
+    earlier jobs of the same key; a key whose job ends goes to the back of the line
+    of waiting keys.  A caller cancelled while its job waits leaves the line; one
+    cancelled while its job runs stops waiting, but the slot stays taken until the
+    job ends (a worker process cannot be interrupted)."""
+
+    def __init__(self, slots: int) -> None:
+        self.slots = max(1, slots)
+        self.running = 0
+        self._jobs: dict[Hashable, deque[_Job]] = {}  # waiting jobs per key
+        self._turns: deque[Hashable] = deque()  # keys with a waiting job, none running
+        self._busy: set[Hashable] = set()  # keys with a running job
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def waiting(self) -> int:
+        return sum(len(q) for q in self._jobs.values())
+
+    async def run(self, key: Hashable, start: Callable[[], Awaitable[T]]) -> T:
+        fut: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        q = self._jobs.setdefault(key, deque())
+        q.append((start, fut))
+        if key not in self._busy and key not in self._turns:
+            self._turns.append(key)
+        self._pump()
+        return await fut
+
+    def _pump(self) -> None:
+        while self.running < self.slots and self._turns:
+            key = self._turns.popleft()
+            q = self._jobs.get(key)
+            while q and q[0][1].done():  # their callers gave up waiting
+                q.popleft()
+            if not q:
+                self._jobs.pop(key, None)
+                continue
+            start, fut = q.popleft()
+            if not q:
+                del self._jobs[key]
+            self.running += 1
+            self._busy.add(key)
+            task = asyncio.get_running_loop().create_task(self._go(key, start, fut))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def _go(self, key: Hashable, start: Callable[[], Awaitable[Any]], fut: Any) -> None:
+        try:
+            result = await start()
+        except asyncio.CancelledError:
+            fut.cancel()
+        except Exception as exc:
+            if not fut.done():
+                fut.set_exception(exc)
+        else:
+            if not fut.done():
+                fut.set_result(result)
+        finally:
+            self.running -= 1
+            self._busy.discard(key)
+            if key in self._jobs:
+                self._turns.append(key)
+            self._pump()
+
+
 class BotPool:
     """A pool of worker processes that choose moves for bots."""
 
     def __init__(self, workers: int = 1) -> None:
         ctx = multiprocessing.get_context("spawn")  # no forked event loops or sockets
         self._executor = ProcessPoolExecutor(max_workers=workers, mp_context=ctx)
+        self._fair: FairQueue | None = None  # made on first use, on the running loop
+        self._workers = workers
 
     def _args(self, spec: BotSpec, state: Any, salt: int) -> tuple[Any, ...]:
         return (choose_from_view, spec, state.game, state.view(state.current_player), salt)
@@ -47,11 +128,20 @@ class BotPool:
         data = self._executor.submit(fn, *args).result()
         return get_game(state.game).Action.from_json(data)
 
-    async def choose_async(self, spec: BotSpec, state: Any, salt: int = 0) -> Any:
-        """Awaitable: the event loop keeps running while the worker searches."""
+    async def choose_async(
+        self, spec: BotSpec, state: Any, salt: int = 0, key: Hashable = None
+    ) -> Any:
+        """Awaitable: the event loop keeps running while the worker searches.
+        ``key`` (a game's id): choices of one key run one at a time, the keys in
+        turn (:class:`FairQueue`); None: a key of its own."""
         loop = asyncio.get_running_loop()
         fn, *args = self._args(spec, state, salt)
-        data = await loop.run_in_executor(self._executor, fn, *args)
+        if self._fair is None:
+            self._fair = FairQueue(self._workers)
+        data = await self._fair.run(
+            key if key is not None else object(),
+            lambda: loop.run_in_executor(self._executor, fn, *args),
+        )
         return get_game(state.game).Action.from_json(data)
 
     def close(self) -> None:

@@ -11,14 +11,16 @@ every change, whose ``events`` are those after version ``events_since`` (the
 previous state's; ``null``: the whole list, after an undo); also ``chat``, ``error``
 and ``pong`` messages.  It accepts ``action``, ``undo``, ``resume``, ``chat`` and
 ``ping`` messages.
+
+Hosting hardening (limits, headers, the Origin rule, log redaction) lives in
+:mod:`erebus.server.guard` and :mod:`erebus.server.inputs`; this module calls them.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
+import importlib.util
 import logging
-import re
 import time
 from collections import deque
 from collections.abc import AsyncIterator
@@ -30,11 +32,23 @@ from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
+from erebus.server import inputs
+from erebus.server.guard import (
+    GuardedFastAPI,
+    RateLimited,
+    RedactTokens,
+    TokenBuckets,
+    client_address,
+    install_log_filter,
+    origin_allowed,
+)
+from erebus.server.inputs import MAX_BODY
 from erebus.server.replay import ReplayCache
 from erebus.server.service import ApiError, GameService, LiveGame, Settings, Subscriber
 from erebus.server.storage import Storage
 
-MAX_BODY = 16 * 1024
+log = logging.getLogger("erebus.server")
+__all__ = ["MAX_BODY", "RedactTokens", "create_app", "install_log_filter"]
 WS_RATE = 20  # messages per second
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 
@@ -45,29 +59,6 @@ PLACEHOLDER = """<!doctype html>
 The API is at <code>/api/games</code>; see <a href="/docs">/docs</a>.</p>
 </body></html>
 """
-
-_TOKEN_RE = re.compile(r"(tokens?=)[^&\s\"']+")
-
-
-class RedactTokens(logging.Filter):
-    """Blank seat tokens out of log lines (uvicorn logs request paths with queries)."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        if isinstance(record.msg, str) and "token" in record.msg:
-            record.msg = _TOKEN_RE.sub(r"\1[redacted]", record.msg)
-        if isinstance(record.args, tuple):
-            record.args = tuple(
-                _TOKEN_RE.sub(r"\1[redacted]", a) if isinstance(a, str) and "token" in a else a
-                for a in record.args
-            )
-        return True
-
-
-def install_log_filter() -> None:
-    for name in ("uvicorn.access", "uvicorn.error", "uvicorn", "fastapi"):
-        logger = logging.getLogger(name)
-        if not any(isinstance(f, RedactTokens) for f in logger.filters):
-            logger.addFilter(RedactTokens())
 
 
 def _error(status: int, message: str) -> JSONResponse:
@@ -85,16 +76,52 @@ async def _read_json(request: Request) -> Any:
             raise ApiError(413, f"request bodies are limited to {MAX_BODY} bytes")
     if not body:
         return {}
-    try:
-        return json.loads(body)
-    except ValueError as exc:
-        raise ApiError(400, f"malformed JSON: {exc}") from exc
+    return inputs.parse_json(body)
+
+
+DOCS_HTML = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>erebus API</title>
+<link rel="stylesheet" href="/docs/assets/swagger-ui.css">
+<link rel="icon" href="/docs/assets/favicon.png"></head>
+<body><div id="swagger-ui"></div>
+<script src="/docs/assets/swagger-ui-bundle.js"></script>
+<script src="/docs/init.js"></script>
+</body></html>
+"""
+# FastAPI's own page starts Swagger UI with an inline script, which the CSP forbids.
+DOCS_INIT_JS = """window.ui = SwaggerUIBundle({
+  url: "/openapi.json",
+  dom_id: "#swagger-ui",
+  layout: "BaseLayout",
+  deepLinking: true,
+  presets: [SwaggerUIBundle.presets.apis, SwaggerUIBundle.SwaggerUIStandalonePreset],
+});
+"""
+REDOC_HTML = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>erebus API</title>
+<link rel="icon" href="/docs/assets/favicon.png"></head>
+<body><redoc spec-url="/openapi.json"></redoc>
+<script src="/docs/assets/redoc.standalone.js"></script>
+</body></html>
+"""
+
+
+def docs_assets() -> Path | None:
+    """Swagger UI and ReDoc as files of the pinned ``fastapi-offline`` package, so
+    that /docs loads no script from a CDN."""
+    spec = importlib.util.find_spec("fastapi_offline")
+    if spec is None or spec.origin is None:
+        return None
+    folder = Path(spec.origin).parent / "static"
+    return folder if (folder / "swagger-ui-bundle.js").is_file() else None
 
 
 def create_app(db_url: str | None = None, settings: Settings | None = None) -> FastAPI:
     install_log_filter()
     storage = Storage(db_url)
     service = GameService(storage, settings)
+    st = service.settings
+    creations = TokenBuckets(st.create_per_minute / 60.0, st.create_per_minute)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -104,7 +131,8 @@ def create_app(db_url: str | None = None, settings: Settings | None = None) -> F
             await service.close()
             storage.close()
 
-    app = FastAPI(title="erebus", lifespan=lifespan)
+    app = GuardedFastAPI(title="erebus", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app.api_buckets = TokenBuckets(st.api_rate, st.api_burst)
     app.state.service = service
     app.state.storage = storage
 
@@ -112,16 +140,30 @@ def create_app(db_url: str | None = None, settings: Settings | None = None) -> F
     async def _api_error(_request: Request, exc: ApiError) -> JSONResponse:
         return _error(exc.status, exc.message)
 
+    @app.exception_handler(RateLimited)
+    async def _rate_limited(_request: Request, exc: RateLimited) -> JSONResponse:
+        out = _error(exc.status, exc.message)
+        out.headers["Retry-After"] = exc.retry_after
+        return out
+
     # ------------------------------------------------------------- HTTP API
 
     @app.post("/api/games")
     async def create_game(request: Request) -> JSONResponse:
         body = await _read_json(request)
+        inputs.check_create(body)
+        wait = creations.take(client_address(request.scope))
+        if wait:
+            raise RateLimited(
+                wait,
+                f"too many new games from your address (at most {st.create_per_minute} a minute)",
+            )
+        service.check_room()
         return JSONResponse(await service.create(body), status_code=201)
 
     @app.get("/api/games")
     async def my_games(tokens: str = "") -> dict[str, Any]:
-        return {"games": await service.my_games(tokens.split(",")[:50])}
+        return {"games": await service.my_games(inputs.split_tokens(tokens))}
 
     def _state(live: LiveGame, seat: int | None) -> Response:
         return Response(live.encoded(seat)[0], media_type="application/json")
@@ -193,6 +235,9 @@ def create_app(db_url: str | None = None, settings: Settings | None = None) -> F
 
     @app.websocket("/ws/games/{game_id}")
     async def ws_game(ws: WebSocket, game_id: str, token: str | None = None) -> None:
+        if not origin_allowed(ws.headers.get("origin"), ws.headers.get("host"), st.allowed_origins):
+            await ws.close(code=4403)  # before the handshake: the server answers 403
+            return
         await ws.accept()
         try:
             live = await service.get(game_id)
@@ -210,6 +255,7 @@ def create_app(db_url: str | None = None, settings: Settings | None = None) -> F
         finally:
             live.subscribers.discard(sub)
             service.disconnected(live, seat)
+            service.watched(live)  # the last one to leave starts the abandonment clock
             sender.cancel()
 
     # --------------------------------------------------------------- web page
@@ -232,6 +278,23 @@ def create_app(db_url: str | None = None, settings: Settings | None = None) -> F
     @app.get("/replay/{game_id}", include_in_schema=False)
     async def replay_page(game_id: str) -> Response:
         return _index()
+
+    assets = docs_assets()
+    if assets is not None:
+
+        @app.get("/docs", include_in_schema=False)
+        async def docs() -> Response:
+            return HTMLResponse(DOCS_HTML)
+
+        @app.get("/docs/init.js", include_in_schema=False)
+        async def docs_init() -> Response:
+            return Response(DOCS_INIT_JS, media_type="text/javascript")
+
+        @app.get("/redoc", include_in_schema=False)
+        async def redoc() -> Response:
+            return HTMLResponse(REDOC_HTML)
+
+        app.mount("/docs/assets", StaticFiles(directory=assets), name="docs-assets")
 
     if WEB_DIR.is_dir():
         app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
@@ -319,13 +382,13 @@ async def _receiver(ws: WebSocket, service: GameService, live: LiveGame, sub: Su
         if len(recent) > WS_RATE:
             await error(429, f"too many messages (at most {WS_RATE} a second)")
             continue
-        if raw is None or len(raw) > MAX_BODY:
-            await error(413, f"messages are limited to {MAX_BODY} bytes")
+        if raw is None:
+            await error(400, "a message must be a JSON object")
             continue
         try:
-            data = json.loads(raw)
-        except ValueError:
-            await error(400, "malformed JSON")
+            data = inputs.parse_json(raw)  # bytes of UTF-8 counted, depth and NUL checked
+        except ApiError as exc:
+            await error(exc.status, exc.message)
             continue
         if not isinstance(data, dict):
             await error(400, "a message must be a JSON object")
@@ -352,3 +415,6 @@ async def _receiver(ws: WebSocket, service: GameService, live: LiveGame, sub: Su
                 await error(400, "unknown message type; use 'action', 'undo', 'resume' or 'chat'")
         except ApiError as exc:
             await error(exc.status, exc.message)
+        except Exception:  # a bug, not the client's fault: keep the socket, say so
+            log.exception("WebSocket message failed in game %s", live.id)
+            await error(500, "the server failed on this message")

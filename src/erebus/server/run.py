@@ -2,22 +2,50 @@
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import os
+from typing import Any
 
 from erebus.server.app import create_app, install_log_filter
+from erebus.server.guard import origins_from_env
+from erebus.server.inputs import MAX_BODY
 from erebus.server.service import Settings
 
+ORIGINS_ENV = "EREBUS_ALLOWED_ORIGINS"
 
-def run_server(host: str, port: int, db_url: str | None = None) -> int:
+
+def server_settings(allow_origins: list[str] | None = None, **limits: Any) -> Settings:
+    """The settings of ``erebus serve``: bot workers for this machine, the origins
+    of ``$EREBUS_ALLOWED_ORIGINS`` and ``--allow-origin``, and the limits given on the
+    command line (None: the default of :class:`Settings`)."""
+    origins = (*origins_from_env(os.environ.get(ORIGINS_ENV)), *(allow_origins or ()))
+    given = {k: v for k, v in limits.items() if v is not None}
+    names = {f.name for f in dataclasses.fields(Settings)}
+    unknown = set(given) - names
+    if unknown:
+        raise TypeError(f"unknown settings: {', '.join(sorted(unknown))}")
+    return Settings(
+        bot_workers=max(1, min(4, (os.cpu_count() or 2) - 1)),
+        allowed_origins=origins,
+        **given,
+    )
+
+
+def run_server(
+    host: str, port: int, db_url: str | None = None, settings: Settings | None = None
+) -> int:
     import uvicorn
 
-    app = create_app(db_url, Settings(bot_workers=max(1, min(4, (os.cpu_count() or 2) - 1))))
+    app = create_app(db_url, settings or server_settings())
     config = uvicorn.Config(
         app,
         host=host,
         port=port,
-        ws_max_size=64 * 1024,
+        # Messages up to MAX_BODY get an answer; up to 4x that an error message (the
+        # socket stays); beyond, the WebSocket library closes with 1009 (too big)
+        # before reading it all.
+        ws_max_size=4 * MAX_BODY,
         log_level="info",
         access_log=True,  # request paths only: RedactTokens blanks the tokens out
     )

@@ -38,6 +38,7 @@ import functools
 import hmac
 import json
 import logging
+import re
 import secrets
 import time
 from collections import deque
@@ -50,10 +51,11 @@ import orjson
 
 from erebus.bots import LEVELS
 from erebus.bots.base import BotSpec
-from erebus.bots.pool import BotPool, choose_from_view
+from erebus.bots.pool import BotPool, FairQueue, choose_from_view
 from erebus.bots.random_bot import RandomBot
 from erebus.core import IllegalAction
 from erebus.games import get_game
+from erebus.server.residency import Residency
 from erebus.server.storage import (
     ChatEntry,
     GameRecord,
@@ -75,6 +77,7 @@ HIDDEN_EVENTS = frozenset({"DisplayRefreshed", "DisplayRefilled", "TileDrafted"}
 TURN_EVENTS = frozenset({"TurnEnded", "Passed", "RoundStarted", "RoundEnded", "GameOver"})
 CLOCK_MAX_S = 24 * 3600.0
 QUIET_SPINS = 20  # passes of the event loop a bot move waits at most for a quiet one
+GAME_ID_RE = re.compile(r"[A-Za-z0-9_-]{1,32}")  # secrets.token_urlsafe's alphabet
 
 
 def is_barrier(seat: int, after: Any, events: list[Any]) -> bool:
@@ -149,6 +152,17 @@ class Settings:
     # A human seat with no open WebSocket for this long hands its turns to a bot
     # (the autopilot) until the player comes back.
     away_grace_s: float = 60.0
+    # Hosting limits (erebus.server.guard, erebus.server.residency; README "Hosting").
+    # 0 turns off max_think_s, create_per_minute, api_rate and max_live_games.
+    max_think_s: float = 5.0  # a hard bot's think time per move, whatever options.time_s says
+    create_per_minute: int = 20  # new games per client address
+    api_rate: float = 30.0  # requests a second per client address on /api/* and /ws/*
+    api_burst: int = 60  # ... with bursts of up to this many
+    max_live_games: int = 2000  # games in progress in memory; more: 429 "the server is full"
+    abandon_after_s: float = 3600.0  # no WebSocket open and no request: the bots stop
+    evict_after_s: float = 60.0  # a finished game nobody watches leaves memory after this
+    max_idle_games: int = 500  # games nobody watches kept in memory (least recent go first)
+    allowed_origins: tuple[str, ...] = ()  # WebSocket Origins allowed besides this host
 
 
 @dataclass(eq=False)
@@ -403,6 +417,10 @@ class GameService:
         # One bot at a time waits for a quiet moment of the event loop (see _quiet).
         self._bot_gate = asyncio.Lock()
         self._pool: BotPool | None = None
+        self._fair = FairQueue(self.settings.bot_workers)  # inline bots (bot_mode "inline")
+        st = self.settings
+        self.residency = Residency(st.abandon_after_s, st.evict_after_s, st.max_idle_games)
+        self._sweeper: asyncio.Task[None] | None = None
         self._closing = False
         # Writes: on the event loop where the storage says they are quick (SQLite: an
         # append to its log, ~0.2 ms, cheaper than two thread hops and the GIL
@@ -422,6 +440,8 @@ class GameService:
 
     async def close(self) -> None:
         self._closing = True
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         tasks = [g.bot_task for g in self._games.values() if g.bot_task]
         tasks += [g.watch_task for g in self._games.values() if g.watch_task]
         for t in tasks:
@@ -515,8 +535,10 @@ class GameService:
         }
 
     async def get(self, game_id: str) -> LiveGame:
+        self._housekeeping()  # first: it may drop this very game, which then loads again
         live = self._games.get(game_id)
         if live is not None:
+            self._touch(live)
             return live
         async with self._load_lock:
             live = self._games.get(game_id)
@@ -527,12 +549,13 @@ class GameService:
             live.move_started = now
             live.last_seen = {s.seat: now for s in live.record.seats if s.kind == "human"}
             self._games[game_id] = live
+            self.residency.touch(game_id, now)
             self._rearm(live)
         self._kick_bots(live)  # e.g. the server stopped during a bot's turn
         return live
 
     def _load(self, game_id: str) -> LiveGame:
-        if len(game_id) > 32:
+        if not GAME_ID_RE.fullmatch(game_id):
             raise ApiError(404, "no such game")
         record = self.storage.load_game(game_id)
         if record is None:
@@ -760,7 +783,7 @@ class GameService:
     # --------------------------------------------------------------- bots
 
     def _kick_bots(self, live: LiveGame) -> None:
-        if self._closing or not live.is_bot_turn():
+        if self._closing or not live.is_bot_turn() or self.residency.abandoned(live):
             return
         if live.bot_task is not None and not live.bot_task.done():
             return
@@ -776,10 +799,12 @@ class GameService:
             if self.settings.hard_iterations is not None:
                 return BotSpec(name, seed, None, self.settings.hard_iterations)
             t = float(live.record.options.get("time_s", self.settings.hard_time_s))
+            if self.settings.max_think_s > 0:
+                t = min(t, self.settings.max_think_s)  # one table cannot hog the workers
             return BotSpec(name, seed, t, None)
         return BotSpec(name, seed, None, None)
 
-    async def _choose(self, spec: BotSpec, state: Any, salt: int) -> Any:
+    async def _choose(self, spec: BotSpec, state: Any, salt: int, key: str = "") -> Any:
         if spec.name == "random":
             # The easy bot looks at the legal actions only (public information, the same
             # list as a determinized world's): choosing here costs microseconds, while a
@@ -789,11 +814,13 @@ class GameService:
             return RandomBot(BotSpec(spec.name, seed)).choose(state)
         if self.settings.bot_mode == "inline":
             view = state.view(state.current_player)
-            data = await asyncio.to_thread(choose_from_view, spec, state.game, view, salt)
+            data = await self._fair.run(
+                key, lambda: asyncio.to_thread(choose_from_view, spec, state.game, view, salt)
+            )
             return get_game(state.game).Action.from_json(data)
         if self._pool is None:
             self._pool = BotPool(self.settings.bot_workers)
-        return await self._pool.choose_async(spec, state, salt)
+        return await self._pool.choose_async(spec, state, salt, key=key)
 
     async def _quiet(self) -> None:
         """Wait (a little) until nothing else is ready to run on the event loop.
@@ -817,7 +844,12 @@ class GameService:
         last of them (or before a slow choice or a pause), carrying all their events."""
         unpushed = False
         try:
-            while not self._closing and self._games.get(live.id) is live and live.is_bot_turn():
+            while (
+                not self._closing
+                and self._games.get(live.id) is live
+                and live.is_bot_turn()
+                and not self.residency.abandoned(live)
+            ):
                 seat = live.state.current_player
                 assert seat is not None
                 spec = self._spec(live, seat)
@@ -833,7 +865,7 @@ class GameService:
                 version = live.version
                 if seat is None or not live.is_bot_turn():
                     break
-                action = await self._choose(self._spec(live, seat), live.state, version)
+                action = await self._choose(self._spec(live, seat), live.state, version, live.id)
                 async with live.lock:
                     if (
                         live.version != version
@@ -859,6 +891,61 @@ class GameService:
         """Until no bot is thinking (tests and shutdown)."""
         while live.bot_task is not None and not live.bot_task.done():
             await asyncio.shield(live.bot_task)
+
+    # -------------------------------------------------------- residency
+
+    def _touch(self, live: LiveGame) -> None:
+        """Someone asks for this game: it is active (its bots resume if it was
+        abandoned)."""
+        was_abandoned = self.residency.abandoned(live)
+        self.residency.touch(live.id)
+        if was_abandoned:
+            self._kick_bots(live)
+
+    def _housekeeping(self) -> None:
+        """On a request: a sweep now and then, and the timer that sweeps when no
+        request comes (a finished game must leave memory even on a quiet server)."""
+        if self._sweeper is None and not self._closing:
+            self._sweeper = asyncio.get_running_loop().create_task(self._sweep_loop())
+        self.sweep()
+
+    async def _sweep_loop(self) -> None:
+        period = max(0.05, min(30.0, self.settings.evict_after_s / 2))
+        while not self._closing:
+            await asyncio.sleep(period)
+            try:
+                self.sweep(force=True)
+            except Exception:  # never let housekeeping die for good
+                log.exception("sweeping the game cache failed")
+
+    def watched(self, live: LiveGame) -> None:
+        """A WebSocket to ``live`` opened or closed (the app calls this)."""
+        self._touch(live)
+
+    def sweep(self, now: float | None = None, force: bool = False) -> list[str]:
+        """Drop finished and idle games from memory (:mod:`erebus.server.residency`);
+        returns their ids.  Runs at most once a second unless ``force``."""
+        now = time.monotonic() if now is None else now
+        if not force and not self.residency.sweep_due(now):
+            return []
+        gone = self.residency.evictable(self._games, now)
+        for gid in gone:
+            self._forget(gid)
+            self.residency.forget(gid)
+        return gone
+
+    def live_games(self) -> int:
+        """Games in progress held in memory."""
+        return sum(1 for g in self._games.values() if not g.state.is_over)
+
+    def check_room(self) -> None:
+        """Before a new game: ApiError 429 if ``Settings.max_live_games`` are in play."""
+        cap = self.settings.max_live_games
+        if cap <= 0 or self.live_games() < cap:
+            return
+        self.sweep(force=True)
+        if self.live_games() >= cap:
+            raise ApiError(429, f"the server is full ({cap} games in play); try again later")
 
     # ------------------------------------------------------------- others
 
