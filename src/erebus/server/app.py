@@ -181,9 +181,11 @@ def create_app(db_url: str | None = None, settings: Settings | None = None) -> F
             await ws.send_json({"type": "error", "status": exc.status, "message": exc.message})
             await ws.close(code=4000 + exc.status)
             return
+        # The player is here: joined, connected, and back from the autopilot (before
+        # subscribing: the state this socket gets first already says so).
+        await service.connected(live, seat)
         sub = Subscriber(seat)
         live.subscribers.add(sub)
-        service.connected(live, seat)  # the player is back: the autopilot hands over
         sender = asyncio.create_task(_sender(ws, live, sub))
         try:
             await _receiver(ws, service, live, sub)
@@ -319,7 +321,7 @@ async def _receiver(ws: WebSocket, service: GameService, live: LiveGame, sub: Su
             elif kind == "resume":
                 if sub.seat is None:
                     raise ApiError(403, "spectators have no seat to take back")
-                service.reclaim(live, sub.seat)
+                await service.reclaim(live, sub.seat)
             elif kind == "chat":
                 await service.chat(live, sub.seat, data.get("text"))
             elif kind == "ping":
