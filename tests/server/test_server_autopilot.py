@@ -146,4 +146,6 @@ def test_autopilot_level_and_restart(sqlite_url: str) -> None:
         g = c.get(f"/api/games/{gid}").json()
         assert g["players"][0]["autopilot"]
         on = [e for e in g["events"] if e["type"] == "AutopilotOn"]
-        assert on and on[0]["level"] == "easy" and on[0]["text"] == "An easy bot plays for Player 1."
+        assert (
+            on and on[0]["level"] == "easy" and on[0]["text"] == "An easy bot plays for Player 1."
+        )

@@ -4,15 +4,22 @@ from __future__ import annotations
 
 import gc
 import os
+import sys
 
 from erebus.server.app import create_app, install_log_filter
 from erebus.server.service import Settings
+from erebus.server.storage import DatabaseInUse
 
 
 def run_server(host: str, port: int, db_url: str | None = None) -> int:
     import uvicorn
 
-    app = create_app(db_url, Settings(bot_workers=max(1, min(4, (os.cpu_count() or 2) - 1))))
+    settings = Settings(bot_workers=max(1, min(4, (os.cpu_count() or 2) - 1)))
+    try:
+        app = create_app(db_url, settings)
+    except DatabaseInUse as exc:  # another server holds the database: say so, no traceback
+        print(f"erebus serve: {exc}", file=sys.stderr, flush=True)
+        return 1
     config = uvicorn.Config(
         app,
         host=host,

@@ -513,9 +513,8 @@ def _parse_seats(players: int, seats: Any) -> list[tuple[str, str | None, str | 
     return out
 
 
-def _parse_grace(options: dict[str, Any], default: float) -> float | None:
-    if "takeover_grace_s" not in options:
-        return default
+def _parse_grace(options: dict[str, Any]) -> float | None:
+    """The host's ``options.takeover_grace_s`` (present in ``options``)."""
     grace = options["takeover_grace_s"]
     if grace is None:
         return None
@@ -616,18 +615,20 @@ class GameService:
         autopilot_level = options.get("autopilot_level", "medium")
         if autopilot_level not in LEVELS:
             raise ApiError(400, f"options.autopilot_level must be one of {', '.join(LEVELS)}")
-        if rematch_of is not None:  # the host's choice, even a server default out of range
-            grace = rematch_of.takeover_grace_s
-        else:
-            grace = _parse_grace(options, self.settings.away_grace_s)
         opts: dict[str, Any] = {
             "time_s": float(time_s),
             "bot_seed": secrets.randbits(31),
             "clock_s": None if clock_s is None else float(clock_s),
             "autopilot_level": autopilot_level,
-            "takeover_grace_s": grace,
             "seeded": seeded,
         }
+        # The host's grace is stored; without one the server's default applies
+        # (``Settings.away_grace_s``, read when the game is loaded).
+        if rematch_of is not None:
+            if "takeover_grace_s" in rematch_of.record.options:
+                opts["takeover_grace_s"] = rematch_of.record.options["takeover_grace_s"]
+        elif "takeover_grace_s" in options:
+            opts["takeover_grace_s"] = _parse_grace(options)
         game_id = secrets.token_urlsafe(9)
         tokens: list[str | None] = []
         seats: list[SeatInfo] = []
