@@ -8,8 +8,9 @@ WebSocket ``/ws/games/{id}``: the server sends ``{"type": "chat_history", "chat"
 […]}`` (the newest chat lines), then ``{"type": "state", …}`` (the shape of ``GET
 /api/games/{id}``, every recent event, ``"events_since": null``) and a state after
 every change, whose ``events`` are those after version ``events_since`` (the
-previous state's; ``null``: the whole list, after an undo); also ``chat``, ``error``
-and ``pong`` messages.  It accepts ``action``, ``undo``, ``resume``, ``chat`` and
+previous state's; ``null``: the whole list, after an undo); also ``chat``,
+``presence`` (a player connected, joined or left; no state is pushed for that),
+``error`` and ``pong`` messages.  It accepts ``action``, ``undo``, ``resume``, ``chat`` and
 ``ping`` messages.
 """
 
