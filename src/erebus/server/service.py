@@ -331,6 +331,7 @@ class LiveGame:
         return (self.version, tuple(sorted(self.autopilot)), self.rematch_id)
 
     def presence_key(self) -> tuple[Any, ...]:
+        """Changes when a player connects, joins or leaves."""
         return (tuple(s for s, n in sorted(self.conns.items()) if n), len(self.joined))
 
     def presence(self) -> dict[str, Any]:
@@ -350,8 +351,9 @@ class LiveGame:
 
     def encoded(self, seat: int | None, since: int | None = None) -> tuple[str, str]:
         """(``payload(seat, since)`` as JSON, the same as a WebSocket ``state`` message),
-        built once per change of the game and shared.  The key (:meth:`push_key`)
-        holds everything a payload depends on besides its arguments."""
+        built once per change of the game and shared.  The key (:meth:`push_key` and
+        :meth:`presence_key`) holds everything a payload depends on besides its
+        arguments."""
         key = (*self.push_key(), self.presence_key())
         if key != self._cache_key:
             self._cache.clear()
