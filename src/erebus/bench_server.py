@@ -515,13 +515,15 @@ async def _read_back(port: int, ids: list[str]) -> dict[str, int]:
 
 
 def _stored_human_actions(db_path: Path | None) -> dict[str, int] | None:
-    """Seat-0 actions per game in the SQLite log (``None``: not a SQLite file we know)."""
+    """Seat-0 actions per game in the SQLite log (``None``: not a SQLite file we know).
+    The autopilot's takeover and hand-back rows are no actions of the client's."""
     if db_path is None or not db_path.exists():
         return None
     conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True, timeout=30)
     try:
         rows = conn.execute(
-            "SELECT game_id, COUNT(*) FROM actions WHERE seat = 0 GROUP BY game_id"
+            "SELECT game_id, COUNT(*) FROM actions WHERE seat = 0 "
+            "AND kind NOT IN ('takeover', 'handback') GROUP BY game_id"
         ).fetchall()
     finally:
         conn.close()

@@ -1,5 +1,6 @@
-"""The autopilot: a bot plays a human seat whose player left (no WebSocket for the
-grace period) or whose per-move clock ran out, and hands the seat back on return."""
+"""The autopilot: a bot plays a human seat whose player joined and left (no WebSocket
+for the grace period) or whose per-move clock ran out, and hands the seat back on
+return.  (Seats never joined, the log rows and names: test_server_seats.py.)"""
 
 from __future__ import annotations
 
@@ -87,10 +88,14 @@ def test_an_action_by_the_token_takes_the_seat_back(sqlite_url: str) -> None:
 def _action_takes_back(c: TestClient) -> None:
     g = new_game(c, HBB)
     gid, tok = g["id"], g["seats"][0]["token"]
-    _until(c, gid, lambda x: x["players"][0]["autopilot"])  # never connected
+    with c.websocket_connect(f"/ws/games/{gid}?token={tok}") as ws:
+        recv(ws, "state")  # joined, then gone
+    _until(c, gid, lambda x: x["players"][0]["autopilot"])
     r = c.post(f"/api/games/{gid}/actions?token={tok}", json={"version": -1, "action": {}})
-    assert r.status_code == 409
-    assert not c.get(f"/api/games/{gid}").json()["players"][0]["autopilot"]
+    assert r.status_code == 409  # a stale version, but the player is back all the same
+    after = c.get(f"/api/games/{gid}").json()
+    assert not after["players"][0]["autopilot"]
+    assert after["events"][-1]["type"] == "AutopilotOff"
 
 
 def test_two_humans_connected_are_never_replaced(quick: TestClient) -> None:
@@ -132,9 +137,17 @@ def test_autopilot_level_and_restart(sqlite_url: str) -> None:
     with _client(sqlite_url, grace=0.05) as c:
         body = {"players": 3, "seats": HBB, "seed": 2, "options": {"autopilot_level": "easy"}}
         r = c.post("/api/games", json=body)
-        gid = r.json()["id"]
+        gid, tok = r.json()["id"], r.json()["seats"][0]["token"]
         assert c.app.state.service._games[gid].record.options["autopilot_level"] == "easy"  # type: ignore[attr-defined]
+        with c.websocket_connect(f"/ws/games/{gid}?token={tok}") as ws:
+            recv(ws, "state")
         _until(c, gid, lambda x: _bot_moves_for(c, gid, 0) >= 1)
-    with _client(sqlite_url, grace=60.0) as c:  # a new server: the autopilot starts off
+    # A new server replays the takeover row: the autopilot still plays for the absent
+    # player (it was in the log, and nothing handed the seat back).
+    with _client(sqlite_url, grace=60.0) as c:
         g = c.get(f"/api/games/{gid}").json()
-        assert not g["players"][0]["autopilot"]
+        assert g["players"][0]["autopilot"]
+        on = [e for e in g["events"] if e["type"] == "AutopilotOn"]
+        assert (
+            on and on[0]["level"] == "easy" and on[0]["text"] == "An easy bot plays for Player 1."
+        )

@@ -32,6 +32,11 @@ def _line(seat: int, text: str) -> dict[str, Any]:
     return {"type": "chat", "seat": seat, "name": f"Player {seat + 1}", "text": text}
 
 
+def _said(msg: dict[str, Any]) -> dict[str, Any]:
+    """A chat message without its ``version`` and ``time`` (test_server_seats.py)."""
+    return {k: v for k, v in msg.items() if k not in ("version", "time")}
+
+
 def _history(ws: WebSocketTestSession) -> list[dict[str, Any]]:
     """The first message of a connection: the recent chat."""
     msg = ws.receive_json()
@@ -47,10 +52,12 @@ def test_chat_is_stored_and_replayed_on_reconnect(db_url: str) -> None:
             assert _history(w0) == []
             recv(w0, "state")
             w0.send_json({"type": "chat", "text": "  good luck  "})
-            assert recv(w0, "chat") == _line(0, "good luck")
+            first = recv(w0, "chat")
+            assert _said(first) == _line(0, "good luck")
             w0.send_json({"type": "chat", "text": "héllo, 世界"})
-            assert recv(w0, "chat") == _line(0, "héllo, 世界")
-        expected = [_line(0, "good luck"), _line(0, "héllo, 世界")]
+            second = recv(w0, "chat")
+            assert _said(second) == _line(0, "héllo, 世界")
+        expected = [first, second]  # the same version and time wherever they are read
         # a reconnect (another seat's, too) starts with the history, before the state
         with c.websocket_connect(f"/ws/games/{gid}?token={t1}") as w1:
             assert _history(w1) == expected
@@ -107,7 +114,8 @@ def test_chat_length_cap_and_spectators(client: TestClient) -> None:
         spec.send_json({"type": "chat", "text": "boo"})  # … but do not post
         err = recv(spec, "error")
         assert err["status"] == 403 and "spectators" in err["message"]
-    assert client.get(f"/api/games/{gid}/chat").json()["chat"] == [_line(0, "z" * CHAT_MAX)]
+    chat = client.get(f"/api/games/{gid}/chat").json()["chat"]
+    assert [_said(m) for m in chat] == [_line(0, "z" * CHAT_MAX)]
     assert client.get("/api/games/nope/chat").status_code == 404
 
 

@@ -190,11 +190,14 @@ def test_tokens_are_stored_hashed(client: TestClient) -> None:
 
 
 def test_my_games_and_rematch(client: TestClient) -> None:
-    g = new_game(client, [{"kind": "human"}, {"kind": "bot", "level": "medium"}])
+    g = new_game(client, [{"kind": "human"}, {"kind": "bot", "level": "easy"}])
     gid, tok = g["id"], g["seats"][0]["token"]
     mine = client.get(f"/api/games?tokens={tok},bogus").json()["games"]
     assert [(x["id"], x["seat"]) for x in mine] == [(gid, 0)]
     assert client.post(f"/api/games/{gid}/rematch").status_code == 403
+    early = client.post(f"/api/games/{gid}/rematch?token={tok}")  # not before the end
+    assert early.status_code == 409 and "once the game is over" in early.json()["detail"]
+    assert play(client, gid, tok, 400)["is_over"]
     r = client.post(f"/api/games/{gid}/rematch?token={tok}")
     assert r.status_code == 200
     new_id = r.json()["id"]
@@ -202,7 +205,7 @@ def test_my_games_and_rematch(client: TestClient) -> None:
     assert client.post(f"/api/games/{gid}/rematch?token={tok}").json()["id"] == new_id
     assert client.get(f"/api/games/{gid}").json()["rematch"] == new_id
     again = client.get(f"/api/games/{new_id}?token={tok}").json()
-    assert again["seat"] == 0 and again["players"][1]["level"] == "medium"
+    assert again["seat"] == 0 and again["players"][1]["level"] == "easy"
     assert {x["id"] for x in client.get(f"/api/games?tokens={tok}").json()["games"]} == {
         gid,
         new_id,

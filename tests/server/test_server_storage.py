@@ -21,8 +21,8 @@ from erebus.server.storage import SeatInfo, StaleVersion, Storage
 
 
 def test_schema_and_log_are_append_only(db_url: str) -> None:
-    st = Storage(db_url)
-    Storage(db_url).close()  # a second start-up finds the schema current
+    Storage(db_url).close()
+    st = Storage(db_url)  # a second start-up (one process at a time) finds the schema current
     try:
         names = set(inspect(st.engine).get_table_names())
         assert {"games", "seats", "actions", "alembic_version"} <= names

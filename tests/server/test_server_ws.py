@@ -33,7 +33,13 @@ def test_ws_connect_act_and_push(client: TestClient) -> None:
     ):
         s0, s1, ss = recv(w0, "state"), recv(w1, "state"), recv(spec, "state")
         http = client.get(f"/api/games/{gid}?token={t0}").json()
-        assert {k: v for k, v in s0.items() if k != "type"} == http
+        # (s0 went out before seat 1 connected: its "connected" and "joined" differ)
+        assert {k: v for k, v in s0.items() if k not in ("type", "players")} == {
+            k: v for k, v in http.items() if k != "players"
+        }
+        assert [p["connected"] for p in s0["players"]] == [True, False]
+        assert [(p["connected"], p["joined"]) for p in http["players"]] == [(True, True)] * 2
+        assert recv(w0, "presence")["players"][1] == {"seat": 1, "connected": True, "joined": True}
         assert s0["seat"] == 0 and s0["legal_actions"]
         assert s1["seat"] == 1 and s1["legal_actions"] == []
         assert ss["seat"] is None and ss["legal_actions"] == []
@@ -49,11 +55,13 @@ def test_ws_connect_act_and_push(client: TestClient) -> None:
         # chat reaches everybody; spectators may not chat or act
         w1.send_json({"type": "chat", "text": "  hello  "})
         for ws in (w0, w1, spec):
-            assert recv(ws, "chat") == {
+            line = recv(ws, "chat")
+            assert {k: v for k, v in line.items() if k != "time"} == {
                 "type": "chat",
                 "seat": 1,
                 "name": "Player 2",
                 "text": "hello",
+                "version": 2,
             }
         spec.send_json({"type": "chat", "text": "boo"})
         assert recv(spec, "error")["status"] == 403

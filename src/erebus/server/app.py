@@ -8,8 +8,9 @@ WebSocket ``/ws/games/{id}``: the server sends ``{"type": "chat_history", "chat"
 […]}`` (the newest chat lines), then ``{"type": "state", …}`` (the shape of ``GET
 /api/games/{id}``, every recent event, ``"events_since": null``) and a state after
 every change, whose ``events`` are those after version ``events_since`` (the
-previous state's; ``null``: the whole list, after an undo); also ``chat``, ``error``
-and ``pong`` messages.  It accepts ``action``, ``undo``, ``resume``, ``chat`` and
+previous state's; ``null``: the whole list, after an undo); also ``chat``,
+``presence`` (a player connected, joined or left; no state is pushed for that),
+``error`` and ``pong`` messages.  It accepts ``action``, ``undo``, ``resume``, ``chat`` and
 ``ping`` messages.
 
 Hosting hardening (limits, headers, the Origin rule, log redaction) lives in
@@ -246,9 +247,11 @@ def create_app(db_url: str | None = None, settings: Settings | None = None) -> F
             await ws.send_json({"type": "error", "status": exc.status, "message": exc.message})
             await ws.close(code=4000 + exc.status)
             return
+        # The player is here: joined, connected, and back from the autopilot (before
+        # subscribing: the state this socket gets first already says so).
+        await service.connected(live, seat)
         sub = Subscriber(seat)
         live.subscribers.add(sub)
-        service.connected(live, seat)  # the player is back: the autopilot hands over
         sender = asyncio.create_task(_sender(ws, live, sub))
         try:
             await _receiver(ws, service, live, sub)
@@ -406,7 +409,7 @@ async def _receiver(ws: WebSocket, service: GameService, live: LiveGame, sub: Su
             elif kind == "resume":
                 if sub.seat is None:
                     raise ApiError(403, "spectators have no seat to take back")
-                service.reclaim(live, sub.seat)
+                await service.reclaim(live, sub.seat)
             elif kind == "chat":
                 await service.chat(live, sub.seat, data.get("text"))
             elif kind == "ping":

@@ -9,12 +9,14 @@ from typing import Any
 from sqlalchemy import (
     JSON,
     BigInteger,
+    Boolean,
     DateTime,
     ForeignKey,
     Integer,
     String,
     Text,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -47,6 +49,11 @@ class SeatRow(Base):
     level: Mapped[str | None] = mapped_column(String(16), nullable=True)
     # SHA-256 (hex) of the seat token; the token itself is never stored.
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+    # The name the host typed for a human seat; NULL: "Player n" (revision 0004).
+    name: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    # The seat's player has connected (or acted) at least once: only then may a bot
+    # ever play for them (revision 0004).
+    joined: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class ActionRow(Base):
@@ -63,7 +70,9 @@ class ActionRow(Base):
     seat: Mapped[int] = mapped_column(Integer)
     action: Mapped[dict[str, Any]] = mapped_column(JSON)
     # "action": a move by the seat's player; "bot": a move by a bot (a bot seat, or the
-    # autopilot of a human seat); "undo": takes back action number ``undoes`` (revision 0002).
+    # autopilot of a human seat); "undo": takes back action number ``undoes`` (revision 0002);
+    # "takeover" / "handback": the autopilot starts / stops playing the seat (``action``
+    # holds {"reason", "level"} / {}; no schema change).
     kind: Mapped[str] = mapped_column(String(8), default="action", server_default="action")
     undoes: Mapped[int | None] = mapped_column(Integer, nullable=True)
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
@@ -82,4 +91,6 @@ class ChatRow(Base):
     seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
     name: Mapped[str] = mapped_column(String(64))
     text: Mapped[str] = mapped_column(Text)
+    # The game's version when the line was posted (revision 0004; NULL before).
+    version: Mapped[int | None] = mapped_column(Integer, nullable=True)
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -5,12 +5,14 @@ from __future__ import annotations
 import dataclasses
 import gc
 import os
+import sys
 from typing import Any
 
 from erebus.server.app import create_app, install_log_filter
 from erebus.server.guard import origins_from_env
 from erebus.server.inputs import MAX_BODY
 from erebus.server.service import Settings
+from erebus.server.storage import DatabaseInUse
 
 ORIGINS_ENV = "EREBUS_ALLOWED_ORIGINS"
 
@@ -37,7 +39,11 @@ def run_server(
 ) -> int:
     import uvicorn
 
-    app = create_app(db_url, settings or server_settings())
+    try:
+        app = create_app(db_url, settings or server_settings())
+    except DatabaseInUse as exc:  # another server holds the database: say so, no traceback
+        print(f"erebus serve: {exc}", file=sys.stderr, flush=True)
+        return 1
     config = uvicorn.Config(
         app,
         host=host,

@@ -24,10 +24,20 @@ time, back to the last action that revealed hidden information (a tile from the 
 or changed the turn.  An undo is a log row of its own (kind "undo"); ``version`` is
 the number of log rows, undos included, so stale-version checks keep working.
 
-Autopilot: when the seat to move is a human one whose player has had no WebSocket open
-for ``Settings.away_grace_s``, or whose per-move clock (game option ``clock_s``) ran
-out, a bot (option ``autopilot_level``) plays for it until the player connects again,
-acts, undoes or sends ``resume``.  One asyncio timer task per game (``_watch``).
+Seats and the autopilot: a human seat's player has *joined* once a WebSocket with the
+seat's token opened or an action came with it (stored: ``seats.joined``).  A bot never
+plays for a seat that has not joined: a game may wait for an invitee for days.  For a
+joined seat, a bot (option ``autopilot_level``) takes over on its turn when (a) no
+WebSocket of the player has been open for the game's ``takeover_grace_s`` (counted from
+when they left or from when the turn began, whichever is later; ``None``: never), or
+(b) the per-move clock (option ``clock_s``) ran out.  The player gets the seat back by
+connecting, acting, undoing or sending ``resume``.  A takeover and a hand-back are log
+rows of their own (kinds "takeover" / "handback", events ``AutopilotOn`` /
+``AutopilotOff``): each adds one to ``version``, clears the undo stack and is replayed
+after a restart like any other row.  One asyncio timer task per game (``_watch``).
+
+A game whose stored log no longer replays is *damaged*: it answers 409 with the row
+and the reason, remembered in memory so the log is not replayed on every request.
 """
 
 from __future__ import annotations
@@ -41,10 +51,12 @@ import logging
 import re
 import secrets
 import time
+import unicodedata
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from datetime import UTC
 from typing import Any, TypeVar
 
 import orjson
@@ -58,6 +70,7 @@ from erebus.games import get_game
 from erebus.server.residency import Residency
 from erebus.server.storage import (
     ChatEntry,
+    DamagedRecord,
     GameRecord,
     SeatInfo,
     StaleVersion,
@@ -76,6 +89,9 @@ T = TypeVar("T")
 HIDDEN_EVENTS = frozenset({"DisplayRefreshed", "DisplayRefilled", "TileDrafted"})
 TURN_EVENTS = frozenset({"TurnEnded", "Passed", "RoundStarted", "RoundEnded", "GameOver"})
 CLOCK_MAX_S = 24 * 3600.0
+GRACE_MIN_S, GRACE_MAX_S = 10.0, 7 * 24 * 3600.0  # options.takeover_grace_s, when not null
+NAME_MAX = 24  # characters of a seat's name
+AUTOPILOT_ROWS = frozenset({"takeover", "handback"})
 QUIET_SPINS = 20  # passes of the event loop a bot move waits at most for a quiet one
 GAME_ID_RE = re.compile(r"[A-Za-z0-9_-]{1,32}")  # secrets.token_urlsafe's alphabet
 
@@ -130,8 +146,28 @@ def js_safe(view: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def iso_utc(t: Any) -> str:
+    """An aware (or naive UTC) datetime as ISO 8601 UTC, to the millisecond."""
+    if t.tzinfo is not None:
+        t = t.astimezone(UTC).replace(tzinfo=None)
+    return str(t.isoformat(timespec="milliseconds")) + "Z"
+
+
 def chat_message(entry: ChatEntry) -> dict[str, Any]:
-    return {"type": "chat", "seat": entry.seat, "name": entry.name, "text": entry.text}
+    """A chat line as every message shape carries it: ``version`` (the game's version
+    when it was posted, None for lines older than revision 0004) and ``time``."""
+    return {
+        "type": "chat",
+        "seat": entry.seat,
+        "name": entry.name,
+        "text": entry.text,
+        "version": entry.version,
+        "time": iso_utc(entry.created),
+    }
+
+
+def _article(word: str) -> str:
+    return "An" if word[:1].lower() in "aeiou" else "A"
 
 
 class ApiError(Exception):
@@ -149,9 +185,11 @@ class Settings:
     hard_time_s: float = 1.0
     hard_iterations: int | None = None  # set (tests) for fast, reproducible hard bots
     bot_delay_s: float = 0.0  # pause before each bot move, so people can follow
-    # A human seat with no open WebSocket for this long hands its turns to a bot
-    # (the autopilot) until the player comes back.
-    away_grace_s: float = 60.0
+    # The takeover grace of games whose creator did not choose one (create's
+    # ``options.takeover_grace_s``): a joined human seat with no open WebSocket for
+    # this long on its turn hands its turns to a bot (the autopilot) until the player
+    # comes back.  Not bound by the option's limits (tests use fractions of a second).
+    away_grace_s: float = 300.0
     # Hosting limits (erebus.server.guard, erebus.server.residency; README "Hosting").
     # 0 turns off max_think_s, create_per_minute, api_rate and max_live_games.
     max_think_s: float = 5.0  # a hard bot's think time per move, whatever options.time_s says
@@ -197,6 +235,9 @@ class LiveGame:
     # (log index, state before, events before) of the current turn's undoable actions
     undo_stack: list[tuple[int, Any, deque[dict[str, Any]]]] = field(default_factory=list)
     autopilot: set[int] = field(default_factory=set)  # human seats a bot plays for
+    joined: set[int] = field(default_factory=set)  # human seats whose player ever came
+    # The game's takeover grace (None: a bot never plays for an absent player).
+    takeover_grace_s: float | None = None
     conns: dict[int, int] = field(default_factory=dict)  # open WebSockets per seat
     last_seen: dict[int, float] = field(default_factory=dict)  # time.monotonic()
     # Scores at the end of each round, for the end-of-game chart (the event list is
@@ -257,11 +298,18 @@ class LiveGame:
         st = self.state
         mine = seat is not None and st.current_player == seat and not st.is_over
         events, events_since = self.events_after(since)
+        opts = self.record.options
         return {
             "id": self.id,
             "game": self.record.game,
             "version": self.version,
             "seat": seat,
+            "seeded": bool(opts.get("seeded", False)),
+            "options": {
+                "takeover_grace_s": self.takeover_grace_s,
+                "clock_s": opts.get("clock_s"),
+                "autopilot_level": opts.get("autopilot_level", "medium"),
+            },
             "view": js_safe(st.view(seat)),
             "legal_actions": [a.to_json() for a in st.legal_actions()] if mine else [],
             "current_player": st.current_player,
@@ -274,7 +322,10 @@ class LiveGame:
                     "kind": s.kind,
                     "level": s.level,
                     "name": self.names[s.seat],
+                    "named": s.name is not None,
                     "autopilot": s.seat in self.autopilot,
+                    "connected": self.conns.get(s.seat, 0) > 0,
+                    "joined": s.seat in self.joined,
                 }
                 for s in self.record.seats
             ],
@@ -288,16 +339,36 @@ class LiveGame:
         }
 
     def push_key(self) -> tuple[Any, ...]:
-        """Changes whenever a payload would: the version (state, events, scores,
-        undo), the seats the autopilot plays and the rematch."""
+        """Changes whenever a state must be pushed: the version (state, events,
+        scores, undo, takeovers), the seats the autopilot plays and the rematch.
+        Who is connected is not in it: that goes out as a ``presence`` message."""
         return (self.version, tuple(sorted(self.autopilot)), self.rematch_id)
+
+    def presence_key(self) -> tuple[Any, ...]:
+        """Changes when a player connects, joins or leaves."""
+        return (tuple(s for s, n in sorted(self.conns.items()) if n), len(self.joined))
+
+    def presence(self) -> dict[str, Any]:
+        """The WebSocket message sent when a player connects, joins or leaves (a
+        state is not pushed for that; every payload carries the same fields)."""
+        return {
+            "type": "presence",
+            "players": [
+                {
+                    "seat": s.seat,
+                    "connected": self.conns.get(s.seat, 0) > 0,
+                    "joined": s.seat in self.joined,
+                }
+                for s in self.record.seats
+            ],
+        }
 
     def encoded(self, seat: int | None, since: int | None = None) -> tuple[str, str]:
         """(``payload(seat, since)`` as JSON, the same as a WebSocket ``state`` message),
-        built once per change of the game and shared.  The key holds everything a
-        payload depends on besides its arguments: the version (state, events, scores,
-        undo), the seats the autopilot plays and the rematch."""
-        key = self.push_key()
+        built once per change of the game and shared.  The key (:meth:`push_key` and
+        :meth:`presence_key`) holds everything a payload depends on besides its
+        arguments."""
+        key = (*self.push_key(), self.presence_key())
         if key != self._cache_key:
             self._cache.clear()
             self._cache_key = key
@@ -370,6 +441,36 @@ class LiveGame:
             }
         )
 
+    def publish_autopilot(self, seat: int, kind: str, data: dict[str, Any]) -> None:
+        """Log row ``kind`` "takeover" (``data``: reason, level) or "handback" for
+        ``seat``: the autopilot starts or stops playing it.  Live and on replay."""
+        self.version += 1
+        self.undo_stack.clear()  # the bot's or the player's moves are not the other's to undo
+        name = self.names[seat]
+        if kind == "takeover":
+            level = str(data.get("level") or "medium")
+            self.autopilot.add(seat)
+            event = {
+                "type": "AutopilotOn",
+                "seat": seat,
+                "level": level,
+                "reason": str(data.get("reason") or "away"),
+                "version": self.version,
+                "text": f"{_article(level)} {level} bot plays for {name}.",
+            }
+        elif kind == "handback":
+            self.autopilot.discard(seat)
+            self.move_started = time.monotonic()  # a fresh clock
+            event = {
+                "type": "AutopilotOff",
+                "seat": seat,
+                "version": self.version,
+                "text": f"{name} is back and plays again.",
+            }
+        else:
+            raise ValueError(f"unknown autopilot row {kind!r}")
+        self.events.append(event)
+
     def notify(self, message: dict[str, Any] | None = None) -> None:
         """Tell every subscriber: ``None`` = the state changed (each builds its own view)."""
         for sub in list(self.subscribers):
@@ -382,30 +483,68 @@ def _names(seats: list[SeatInfo]) -> list[str]:
         if s.kind == "bot":
             out.append(f"Bot {s.seat + 1} ({s.level})")
         else:
-            out.append(f"Player {s.seat + 1}")
+            out.append(s.name or f"Player {s.seat + 1}")
     return out
 
 
-def _parse_seats(players: int, seats: Any) -> list[tuple[str, str | None]]:
+# Characters a name may not hold: control characters, lone surrogates, line breaks.
+_BAD_NAME_CATEGORIES = frozenset({"Cc", "Cs", "Zl", "Zp"})
+
+
+def _parse_name(i: int, name: Any) -> str | None:
+    """A human seat's name as the host typed it (stripped), or None: the default."""
+    if name is None:
+        return None
+    if not isinstance(name, str):
+        raise ApiError(400, f"seat {i}: name must be a string")
+    out: str = name.strip()
+    if not 1 <= len(out) <= NAME_MAX:
+        raise ApiError(400, f"seat {i}: name must have 1 to {NAME_MAX} characters")
+    if any(unicodedata.category(ch) in _BAD_NAME_CATEGORIES for ch in out):
+        raise ApiError(400, f"seat {i}: name must not contain control characters")
+    return out
+
+
+def _parse_seats(players: int, seats: Any) -> list[tuple[str, str | None, str | None]]:
+    """(kind, level, name) per seat.  A bot seat's ``name`` is ignored: bots keep the
+    generated one."""
     if seats is None:
-        return [("human", None)] + [("bot", "medium")] * (players - 1)
+        return [("human", None, None)] + [("bot", "medium", None)] * (players - 1)
     if not isinstance(seats, list) or len(seats) != players:
         raise ApiError(400, f"seats must be a list of {players} seats")
-    out: list[tuple[str, str | None]] = []
+    out: list[tuple[str, str | None, str | None]] = []
     for i, s in enumerate(seats):
         if not isinstance(s, dict):
             raise ApiError(400, f"seat {i} must be an object")
         kind = s.get("kind")
         if kind == "human":
-            out.append(("human", None))
+            out.append(("human", None, _parse_name(i, s.get("name"))))
         elif kind == "bot":
             level = s.get("level", "medium")
             if level not in LEVELS:
                 raise ApiError(400, f"seat {i}: level must be one of {', '.join(LEVELS)}")
-            out.append(("bot", level))
+            out.append(("bot", level, None))
         else:
             raise ApiError(400, f"seat {i}: kind must be 'human' or 'bot'")
     return out
+
+
+def _parse_grace(options: dict[str, Any]) -> float | None:
+    """The host's ``options.takeover_grace_s`` (present in ``options``)."""
+    grace = options["takeover_grace_s"]
+    if grace is None:
+        return None
+    if (
+        isinstance(grace, bool)
+        or not isinstance(grace, int | float)
+        or not GRACE_MIN_S <= grace <= GRACE_MAX_S
+    ):
+        raise ApiError(
+            400,
+            f"options.takeover_grace_s must be null (never) or seconds in "
+            f"[{GRACE_MIN_S:g}, {GRACE_MAX_S:g}]",
+        )
+    return float(grace)
 
 
 class GameService:
@@ -422,6 +561,8 @@ class GameService:
         self.residency = Residency(st.abandon_after_s, st.evict_after_s, st.max_idle_games)
         self._sweeper: asyncio.Task[None] | None = None
         self._closing = False
+        # Games whose stored log does not replay: id -> the error they answer (409).
+        self._damaged: dict[str, str] = {}
         # Writes: on the event loop where the storage says they are quick (SQLite: an
         # append to its log, ~0.2 ms, cheaper than two thread hops and the GIL
         # hand-overs they cost), else on a few threads of their own.
@@ -475,6 +616,7 @@ class GameService:
             raise ApiError(400, f"players must be one of {list(module.PLAYERS)}")
         seat_kinds = _parse_seats(players, body.get("seats"))
         seed = body.get("seed")
+        seeded = seed is not None and rematch_of is None
         if seed is None:
             seed = secrets.randbits(62)
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
@@ -500,19 +642,28 @@ class GameService:
             "bot_seed": secrets.randbits(31),
             "clock_s": None if clock_s is None else float(clock_s),
             "autopilot_level": autopilot_level,
+            "seeded": seeded,
         }
+        # The host's grace is stored; without one the server's default applies
+        # (``Settings.away_grace_s``, read when the game is loaded).
+        if rematch_of is not None:
+            if "takeover_grace_s" in rematch_of.record.options:
+                opts["takeover_grace_s"] = rematch_of.record.options["takeover_grace_s"]
+        elif "takeover_grace_s" in options:
+            opts["takeover_grace_s"] = _parse_grace(options)
         game_id = secrets.token_urlsafe(9)
         tokens: list[str | None] = []
         seats: list[SeatInfo] = []
-        for i, (kind, level) in enumerate(seat_kinds):
+        for i, (kind, level, name) in enumerate(seat_kinds):
             if kind == "human":
                 if rematch_of is not None and rematch_of.record.seats[i].kind == "human":
-                    tokens.append(None)  # the same people keep their tokens
-                    seats.append(SeatInfo(i, kind, None, rematch_of.record.seats[i].token_hash))
+                    tokens.append(None)  # the same people keep their tokens and names
+                    old = rematch_of.record.seats[i]
+                    seats.append(SeatInfo(i, kind, None, old.token_hash, old.name))
                     continue
                 tok = secrets.token_urlsafe(24)
                 tokens.append(tok)
-                seats.append(SeatInfo(i, kind, None, hash_token(tok)))
+                seats.append(SeatInfo(i, kind, None, hash_token(tok), name))
             else:
                 tokens.append(None)
                 seats.append(SeatInfo(i, kind, level, None))
@@ -521,11 +672,13 @@ class GameService:
         self._kick_bots(live)
         return {
             "id": game_id,
+            "seeded": seeded,
             "seats": [
                 {
                     "seat": i,
                     "kind": seats[i].kind,
                     "level": seats[i].level,
+                    "name": live.names[i],
                     "token": tok,
                     "url": f"/game/{game_id}?token={tok}" if tok else f"/game/{game_id}",
                 }
@@ -540,11 +693,22 @@ class GameService:
         if live is not None:
             self._touch(live)
             return live
+        if game_id in self._damaged:
+            raise ApiError(409, self._damaged[game_id])
         async with self._load_lock:
             live = self._games.get(game_id)
             if live is not None:
                 return live
-            live = await asyncio.to_thread(self._load, game_id)
+            if game_id in self._damaged:
+                raise ApiError(409, self._damaged[game_id])
+            try:
+                live = await asyncio.to_thread(self._load, game_id)
+            except DamagedRecord as exc:
+                # Once: the same log would fail the same way on every request.
+                message = f"{exc}; it cannot be loaded"
+                self._damaged[game_id] = message
+                log.error("%s", message)
+                raise ApiError(409, message) from exc
             now = time.monotonic()
             live.move_started = now
             live.last_seen = {s.seat: now for s in live.record.seats if s.kind == "human"}
@@ -564,18 +728,31 @@ class GameService:
         state = module.new_game(record.players, record.seed)
         names = _names(record.seats)
         live = LiveGame(record, state, 0, deque(maxlen=RECENT_EVENTS), names)
+        live.joined = {s.seat for s in record.seats if s.kind == "human" and s.joined}
+        opts = record.options
+        grace = opts.get("takeover_grace_s", self.settings.away_grace_s)
+        live.takeover_grace_s = None if grace is None else float(grace)
         if not record.log:  # a record without rows: the effective actions
             for a in record.actions:
                 live.add_events(live.version + 1, state.apply(a))
                 live.version += 1
         for e in record.log:
-            if e.kind == "undo":
-                assert e.undoes is not None
-                live.publish_undo(e.seat, e.undoes)
-            else:
-                new = live.state.clone()
-                events = new.apply(e.action)
-                live.publish_action(e.seat, e.kind, new, events)
+            try:
+                if e.kind == "undo":
+                    if e.undoes is None:
+                        raise ValueError("an undo row names no action")
+                    live.publish_undo(e.seat, e.undoes)
+                elif e.kind in AUTOPILOT_ROWS:
+                    if not (0 <= e.seat < len(names) and record.seats[e.seat].kind == "human"):
+                        raise ValueError(f"seat {e.seat} is no human seat")
+                    live.publish_autopilot(e.seat, e.kind, e.action)
+                else:
+                    new = live.state.clone()
+                    events = new.apply(e.action)
+                    live.publish_action(e.seat, e.kind, new, events)
+            except Exception as exc:  # whatever the engine raises on a row it cannot take
+                reason = str(exc) or type(exc).__name__
+                raise DamagedRecord(game_id, e.index, reason) from exc
         live.rematch_id = record.rematch_id
         live.chat.extend(chat_message(c) for c in self.storage.recent_chat(game_id, CHAT_HISTORY))
         return live
@@ -599,17 +776,14 @@ class GameService:
             raise ApiError(400, "version must be an integer (the version you last saw)")
         return seat
 
-    @staticmethod
-    def _check_current(live: LiveGame, seat: int, version: int) -> None:
-        """Under the game's lock: the version the player saw is current (else 409)."""
-        if version != live.version:
-            raise ApiError(409, f"stale version {version}; the game is at {live.version}")
-
     async def act(self, live: LiveGame, seat: int | None, version: Any, action: Any) -> None:
+        """The seat's action, made with the version its player saw.  If the autopilot
+        holds the seat, that version is checked first, then the hand-back is logged
+        (one version more), then the action (the player gets the newest version)."""
         seat = self._check_version(seat, version, "act")
-        self.reclaim(live, seat)
+        await self._present(live, seat)
         async with live.lock:
-            self._check_current(live, seat, version)
+            await self._check_and_hand_back(live, seat, version)
             if live.state.is_over:
                 raise ApiError(403, "the game is over")
             if live.state.current_player != seat:
@@ -644,9 +818,9 @@ class GameService:
     async def undo(self, live: LiveGame, seat: int | None, version: Any) -> None:
         """Take back the newest action of the current turn (one per call)."""
         seat = self._check_version(seat, version, "undo")
-        self.reclaim(live, seat)
+        await self._present(live, seat)
         async with live.lock:
-            self._check_current(live, seat, version)
+            await self._check_and_hand_back(live, seat, version)
             if live.state.is_over:
                 raise ApiError(400, "nothing can be undone: the game is over")
             if live.state.current_player != seat:
@@ -707,12 +881,59 @@ class GameService:
 
     # ---------------------------------------------------------- autopilot
 
-    def connected(self, live: LiveGame, seat: int | None) -> None:
-        """A WebSocket with this seat's token opened: the player is back."""
+    async def _present(self, live: LiveGame, seat: int) -> None:
+        """The seat's player is here (a WebSocket opened, or an action came with the
+        token): they have joined (stored once), and were seen now."""
+        if seat not in live.joined and live.record.seats[seat].kind == "human":
+            await self._write(self.storage.set_joined, live.id, seat)
+            live.joined.add(seat)
+            live.notify(live.presence())
+        live.last_seen[seat] = time.monotonic()
+
+    async def _check_and_hand_back(self, live: LiveGame, seat: int, version: int) -> None:
+        """Under the lock: the version the player saw must be current (else 409); the
+        autopilot, if it holds the seat, hands it back either way (the player is
+        here, and would otherwise race the bot)."""
+        current = version == live.version
+        await self._hand_back(live, seat)
+        if not current:
+            raise ApiError(409, f"stale version {version}; the game is at {live.version}")
+
+    async def _log_autopilot(
+        self, live: LiveGame, seat: int, kind: str, data: dict[str, Any]
+    ) -> None:
+        """Store a "takeover" / "handback" row, then publish it.  Caller holds the lock."""
+        try:
+            await self._write(
+                self.storage.append_action, live.id, live.version, seat, data, False, kind
+            )
+        except StaleVersion as exc:
+            self._forget(live.id)
+            raise ApiError(409, "the game moved on; reload it") from exc
+        live.publish_autopilot(seat, kind, data)
+        live.notify(None)
+
+    async def _hand_back(self, live: LiveGame, seat: int) -> None:
+        """Under the lock: if the autopilot plays ``seat``, log the hand-back."""
+        if seat in live.autopilot:
+            await self._log_autopilot(live, seat, "handback", {})
+            log.info("game %s: seat %d is back from the autopilot", live.id, seat)
+        self._rearm(live)
+
+    async def connected(self, live: LiveGame, seat: int | None) -> None:
+        """A WebSocket with this seat's token opened: the player has joined and is
+        back (the autopilot, if it holds the seat, hands it over)."""
         if seat is None:
             return
         live.conns[seat] = live.conns.get(seat, 0) + 1
-        self.reclaim(live, seat)
+        if live.conns[seat] == 1 and seat in live.joined:
+            live.notify(live.presence())  # (a first join tells them in _present)
+        try:
+            await self._present(live, seat)
+            async with live.lock:
+                await self._hand_back(live, seat)
+        except Exception:  # the connection works on; the next action says what is wrong
+            log.exception("game %s: seat %d connected, but its hand-back failed", live.id, seat)
 
     def disconnected(self, live: LiveGame, seat: int | None) -> None:
         if seat is None:
@@ -720,26 +941,28 @@ class GameService:
         live.conns[seat] = max(0, live.conns.get(seat, 0) - 1)
         if not live.conns[seat]:
             live.last_seen[seat] = time.monotonic()
+            live.notify(live.presence())
             self._rearm(live)
 
-    def reclaim(self, live: LiveGame, seat: int) -> None:
-        """The seat's player is here: the autopilot (if any) hands the seat back."""
-        live.last_seen[seat] = time.monotonic()
-        if seat in live.autopilot:
-            live.autopilot.discard(seat)
-            live.move_started = time.monotonic()  # a fresh clock
-            log.info("game %s: seat %d is back from the autopilot", live.id, seat)
-            live.notify(None)
-        self._rearm(live)
+    async def reclaim(self, live: LiveGame, seat: int) -> None:
+        """The seat's player asks for the seat back (WebSocket ``resume``)."""
+        await self._present(live, seat)
+        async with live.lock:
+            await self._hand_back(live, seat)
 
-    def _deadline(self, live: LiveGame, seat: int) -> float | None:
-        """When the autopilot takes over ``seat`` (whose turn it is), or None: never."""
-        out: list[float] = []
-        if not live.conns.get(seat):
-            out.append(live.last_seen.get(seat, live.move_started) + self.settings.away_grace_s)
+    def _deadline(self, live: LiveGame, seat: int) -> tuple[float, str] | None:
+        """(when, reason "away" | "clock"): when the autopilot takes over ``seat``
+        (whose turn it is), or None: never.  Never for a player who never joined."""
+        if seat not in live.joined:
+            return None
+        out: list[tuple[float, str]] = []
+        grace = live.takeover_grace_s
+        if grace is not None and not live.conns.get(seat):
+            left = max(live.last_seen.get(seat, live.move_started), live.move_started)
+            out.append((left + grace, "away"))
         clock = live.record.options.get("clock_s")
         if clock:
-            out.append(live.move_started + float(clock))
+            out.append((live.move_started + float(clock), "clock"))
         return min(out) if out else None
 
     def _rearm(self, live: LiveGame) -> None:
@@ -751,6 +974,7 @@ class GameService:
         if (
             self._closing
             or cur is None
+            or live.state.is_over
             or live.record.seats[cur].kind != "human"
             or cur in live.autopilot
             or self._deadline(live, cur) is None
@@ -758,26 +982,47 @@ class GameService:
             return
         live.watch_task = asyncio.get_running_loop().create_task(self._watch(live, cur))
 
+    def _due(self, live: LiveGame, seat: int) -> str | None:
+        """The reason the autopilot should take ``seat`` over now, if it should."""
+        if (
+            self._closing
+            or self._games.get(live.id) is not live
+            or live.state.current_player != seat
+            or live.state.is_over
+            or seat in live.autopilot
+        ):
+            return None
+        deadline = self._deadline(live, seat)
+        if deadline is None or deadline[0] > time.monotonic():
+            return None
+        return deadline[1]
+
     async def _watch(self, live: LiveGame, seat: int) -> None:
         while True:
             deadline = self._deadline(live, seat)
             if deadline is None:
                 return
-            delay = deadline - time.monotonic()
+            delay = deadline[0] - time.monotonic()
             if delay <= 0:
                 break
             await asyncio.sleep(delay)  # the deadline may have moved meanwhile: look again
-        if (
-            self._closing
-            or self._games.get(live.id) is not live
-            or live.state.current_player != seat
-            or seat in live.autopilot
-        ):
+        if self._due(live, seat) is None:
             return
-        live.watch_task = None
-        live.autopilot.add(seat)
-        log.info("game %s: the autopilot plays for seat %d", live.id, seat)
-        live.notify(None)
+        async with live.lock:
+            if live.watch_task is asyncio.current_task():
+                live.watch_task = None  # done waiting: a rearm must not cancel the write
+            reason = self._due(live, seat)  # the player may have come back meanwhile
+            if reason is None:
+                self._rearm(live)
+                return
+            level = str(live.record.options.get("autopilot_level", "medium"))
+            try:
+                await self._log_autopilot(
+                    live, seat, "takeover", {"reason": reason, "level": level}
+                )
+            except ApiError:
+                return
+        log.info("game %s: the autopilot plays for seat %d (%s)", live.id, seat, reason)
         self._kick_bots(live)
 
     # --------------------------------------------------------------- bots
@@ -952,6 +1197,8 @@ class GameService:
     async def rematch(self, live: LiveGame, seat: int | None) -> dict[str, Any]:
         if seat is None:
             raise ApiError(403, "only a seated player can ask for a rematch")
+        if not live.state.is_over:
+            raise ApiError(409, "a rematch can only be asked for once the game is over")
         async with live.lock:
             if live.rematch_id is not None:
                 new_id = live.rematch_id
@@ -959,6 +1206,7 @@ class GameService:
                 body = {
                     "game": live.record.game,
                     "players": live.record.players,
+                    # Names, tokens and the takeover grace come from ``rematch_of``.
                     "seats": [
                         {"kind": s.kind, "level": s.level} if s.kind == "bot" else {"kind": "human"}
                         for s in live.record.seats
@@ -985,6 +1233,7 @@ class GameService:
                     "seat": s.seat,
                     "kind": s.kind,
                     "level": s.level,
+                    "name": new.names[s.seat],
                     "token": None,
                     "url": f"/game/{new_id}",
                 }
@@ -1004,6 +1253,7 @@ class GameService:
                 "players": g.players,
                 "seat": seat,
                 "status": g.status,
+                "seeded": bool((g.options or {}).get("seeded", False)),
                 "created": g.created.isoformat(),
                 "rematch": g.rematch_id,
             }
@@ -1022,7 +1272,9 @@ class GameService:
             raise ApiError(
                 400, f"chat text is limited to {CHAT_MAX} characters (this one has {len(text)})"
             )
-        entry = await self._write(self.storage.append_chat, live.id, seat, live.names[seat], text)
+        entry = await self._write(
+            self.storage.append_chat, live.id, seat, live.names[seat], text, live.version
+        )
         msg = chat_message(entry)
         live.chat.append(msg)
         live.notify(msg)

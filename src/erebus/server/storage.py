@@ -12,13 +12,22 @@ makes it on its event loop (:attr:`Storage.inline_writes`).  What does fsync is 
 *checkpoint* (copying the log back into the database file); a thread of this class
 runs it every ``CHECKPOINT_S`` so that no commit has to (SQLite's own automatic
 checkpoint, which would run inside a commit, is left as a safety net at a much
-larger log size).  One server process per SQLite file; several processes should
-share a PostgreSQL database instead.
+larger log size).
+
+One server process per database, SQLite or PostgreSQL: a process caches its games in
+memory (:mod:`erebus.server.service`), so two processes writing the same games would
+diverge.  :class:`Storage` takes a lock held for its life and a second one refuses to
+start (:class:`DatabaseInUse`): an OS file lock on ``<database file>.lock`` for SQLite,
+a session-level advisory lock for PostgreSQL (keyed on the database and the current
+schema, held on a connection of its own).  Until the server can scale out, run one
+process per database.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import json
 import logging
 import os
 import sqlite3
@@ -30,7 +39,19 @@ from typing import Any, cast
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, Table, create_engine, event, insert, select, update
+from sqlalchemy import (
+    Connection,
+    Engine,
+    Table,
+    Text,
+    create_engine,
+    event,
+    insert,
+    select,
+    text,
+    update,
+)
+from sqlalchemy import cast as sql_cast
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
@@ -57,6 +78,20 @@ class StaleVersion(Exception):
     """Another action took this index first."""
 
 
+class DatabaseInUse(RuntimeError):
+    """Another server process holds this database (one writer per database)."""
+
+
+class DamagedRecord(Exception):
+    """A stored row of a game's log cannot be read back (``index``: the row)."""
+
+    def __init__(self, game_id: str, index: int, reason: str) -> None:
+        super().__init__(f"game {game_id} is damaged at action {index}: {reason}")
+        self.game_id = game_id
+        self.index = index
+        self.reason = reason
+
+
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
@@ -71,11 +106,15 @@ class SeatInfo:
     kind: str
     level: str | None
     token_hash: str | None
+    name: str | None = None  # the host's name for a human seat; None: "Player n"
+    joined: bool = False  # the player has connected or acted at least once
 
 
 @dataclass(frozen=True)
 class LogEntry:
-    """One row of the action log: ``kind`` is "action", "bot" or "undo"."""
+    """One row of the action log: ``kind`` is "action", "bot" or "undo" (moves and
+    their undoing), or "takeover" / "handback" (the autopilot starts / stops playing
+    ``seat``; ``action`` holds ``{"reason", "level"}`` / ``{}``)."""
 
     index: int
     seat: int
@@ -84,10 +123,15 @@ class LogEntry:
     undoes: int | None = None
 
 
+#: Log rows that are no move of the game: replaying the game's moves skips them.
+NOT_MOVES = frozenset({"undo", "takeover", "handback"})
+
+
 def effective_actions(log: list[LogEntry]) -> list[dict[str, Any]]:
-    """The actions that count: undo rows and the actions they take back are skipped."""
+    """The actions that count: undo rows and the actions they take back are skipped,
+    and so are the autopilot's takeover and hand-back rows."""
     undone = {e.undoes for e in log if e.kind == "undo"}
-    return [dict(e.action) for e in log if e.kind != "undo" and e.index not in undone]
+    return [dict(e.action) for e in log if e.kind not in NOT_MOVES and e.index not in undone]
 
 
 @dataclass(frozen=True)
@@ -107,16 +151,23 @@ class GameRecord:
 
 @dataclass(frozen=True)
 class ChatEntry:
-    """One stored chat line (revision 0003); ``seat`` None would be a spectator's."""
+    """One stored chat line (revision 0003); ``seat`` None would be a spectator's;
+    ``version``: the game's version when it was posted (None: before revision 0004)."""
 
     seat: int | None
     name: str
     text: str
     created: datetime
+    version: int | None = None
 
 
 def _now() -> datetime:
     return datetime.now(UTC)
+
+
+def _utc(t: datetime) -> datetime:
+    """A stored timestamp as an aware UTC time (SQLite gives back naive ones)."""
+    return t.replace(tzinfo=UTC) if t.tzinfo is None else t.astimezone(UTC)
 
 
 def make_engine(db_url: str) -> Engine:
@@ -143,6 +194,85 @@ def make_engine(db_url: str) -> Engine:
     return create_engine(url, pool_pre_ping=True)
 
 
+class _WriterLock:
+    """The one-writer-per-database lock (see the module's doc), held until :meth:`release`."""
+
+    # The first key of PostgreSQL's two-key advisory locks: "erebus" (any constant will do).
+    PG_CLASS = 0x65726562
+
+    def __init__(self, engine: Engine) -> None:
+        self._file: Any = None
+        self._conn: Connection | None = None
+        url = engine.url
+        if engine.dialect.name == "sqlite":
+            path = self._sqlite_path(url.database)
+            if path is not None:
+                self._lock_file(path)
+        elif engine.dialect.name == "postgresql":
+            self._lock_pg(engine)
+
+    @staticmethod
+    def _sqlite_path(db: str | None) -> Path | None:
+        if not db or db == ":memory:":
+            return None
+        if db.startswith("file:"):
+            if "mode=memory" in db:
+                return None
+            db = db[5:].split("?", 1)[0]
+        return Path(db)
+
+    def _lock_file(self, db: Path) -> None:
+        try:
+            import fcntl
+        except ImportError:  # not a POSIX system: no lock (documented: one process per file)
+            log.warning("no file locks on this system: run one server per database")
+            return
+        path = db.with_name(db.name + ".lock")
+        f = path.open("a")
+        try:
+            fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as exc:
+            f.close()
+            raise DatabaseInUse(
+                f"the database {db} is in use by another erebus server (lock {path} is held); "
+                "one server process per database: stop the other one first"
+            ) from exc
+        self._file = f  # the lock lives as long as this open file
+
+    def _lock_pg(self, engine: Engine) -> None:
+        conn = engine.connect()
+        try:
+            where = conn.execute(
+                text("SELECT current_database() || '.' || coalesce(current_schema(), '')")
+            ).scalar_one()
+            got = conn.execute(
+                text("SELECT pg_try_advisory_lock(:k, hashtext(:w))"),
+                {"k": self.PG_CLASS, "w": where},
+            ).scalar_one()
+            conn.commit()  # the lock is the session's: it outlives the transaction
+        except BaseException:
+            conn.close()
+            raise
+        if not got:
+            conn.close()
+            raise DatabaseInUse(
+                f"the database {where} is in use by another erebus server (its advisory "
+                "lock is held); one server process per database: stop the other one first"
+            )
+        self._conn = conn
+
+    def release(self) -> None:
+        if self._file is not None:
+            self._file.close()  # closing the file drops the lock
+            self._file = None
+        if self._conn is not None:
+            # Close the session itself: a pooled connection would keep the lock.
+            with contextlib.suppress(Exception):
+                self._conn.invalidate()
+            self._conn.close()
+            self._conn = None
+
+
 def upgrade(engine: Engine) -> None:
     """Bring the schema to the newest Alembic revision."""
     cfg = Config()
@@ -152,11 +282,34 @@ def upgrade(engine: Engine) -> None:
         command.upgrade(cfg, "head")
 
 
+def _action_json(game_id: str, row: Any) -> dict[str, Any]:
+    """A log row's action, parsed from its stored text (:class:`DamagedRecord` if it is
+    not a JSON object)."""
+    try:
+        data = json.loads(row.action) if isinstance(row.action, str | bytes) else row.action
+    except ValueError as exc:
+        raise DamagedRecord(game_id, row.idx, f"its JSON does not parse ({exc})") from exc
+    if not isinstance(data, dict):
+        raise DamagedRecord(game_id, row.idx, "its JSON is not an action object")
+    return data
+
+
 class Storage:
     def __init__(self, db_url: str | None = None) -> None:
         self.url = resolve_db_url(db_url)
         self.engine = make_engine(self.url)
-        upgrade(self.engine)
+        try:
+            # Before the migrations: a second process must not touch the schema either.
+            self._writer_lock = _WriterLock(self.engine)
+        except BaseException:
+            self.engine.dispose()
+            raise
+        try:
+            upgrade(self.engine)
+        except BaseException:
+            self._writer_lock.release()
+            self.engine.dispose()
+            raise
         self._session = sessionmaker(self.engine, expire_on_commit=False)
         sqlite = self.engine.dialect.name == "sqlite"
         # Writes quick enough to make on the caller's thread (see the module's doc).
@@ -191,6 +344,7 @@ class Storage:
         if self._checkpointer is not None:
             self._checkpointer.join(timeout=30)
             self._checkpointer = None
+        self._writer_lock.release()
         self.engine.dispose()
 
     def checkpoint(self) -> None:
@@ -238,6 +392,8 @@ class Storage:
                         kind=info.kind,
                         level=info.level,
                         token_hash=info.token_hash,
+                        name=info.name,
+                        joined=info.joined,
                     )
                 )
 
@@ -313,9 +469,11 @@ class Storage:
                 conn.rollback()
                 raise
 
-    def append_chat(self, game_id: str, seat: int | None, name: str, text: str) -> ChatEntry:
-        """Commit one chat line and return it as stored."""
-        entry = ChatEntry(seat, name, text, _now())
+    def append_chat(
+        self, game_id: str, seat: int | None, name: str, text: str, version: int | None = None
+    ) -> ChatEntry:
+        """Commit one chat line (posted at game version ``version``) and return it."""
+        entry = ChatEntry(seat, name, text, _now(), version)
         with self.engine.begin() as conn:
             conn.execute(
                 _INSERT_CHAT,
@@ -324,21 +482,34 @@ class Storage:
                     "seat": seat,
                     "name": name,
                     "text": text,
+                    "version": version,
                     "created": entry.created,
                 },
             )
         return entry
 
+    def set_joined(self, game_id: str, seat: int) -> None:
+        """Record that the seat's player has connected (or acted): from now on a bot
+        may play for them when they are away."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(SeatRow)
+                .where(SeatRow.game_id == game_id, SeatRow.seat == seat)
+                .values(joined=True)
+            )
+
     def recent_chat(self, game_id: str, limit: int) -> list[ChatEntry]:
         """The newest ``limit`` chat lines of a game, oldest first."""
         with self.engine.connect() as conn:
             rows = conn.execute(
-                select(ChatRow.seat, ChatRow.name, ChatRow.text, ChatRow.created)
+                select(ChatRow.seat, ChatRow.name, ChatRow.text, ChatRow.created, ChatRow.version)
                 .where(ChatRow.game_id == game_id)
                 .order_by(ChatRow.id.desc())
                 .limit(limit)
             ).all()
-        return [ChatEntry(r.seat, r.name, r.text, r.created) for r in reversed(rows)]
+        return [
+            ChatEntry(r.seat, r.name, r.text, _utc(r.created), r.version) for r in reversed(rows)
+        ]
 
     def set_rematch(self, game_id: str, rematch_id: str) -> bool:
         """Record the rematch once; False if another one was recorded first."""
@@ -353,6 +524,7 @@ class Storage:
     # -------------------------------------------------------------- reads
 
     def load_game(self, game_id: str) -> GameRecord | None:
+        """The game with its whole log; :class:`DamagedRecord` if a row is unreadable."""
         with self.session() as s:
             row = s.get(GameRow, game_id)
             if row is None:
@@ -360,11 +532,21 @@ class Storage:
             seats = s.scalars(
                 select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.seat)
             ).all()
-            actions = s.scalars(
-                select(ActionRow).where(ActionRow.game_id == game_id).order_by(ActionRow.index)
+            # The action as text, parsed here: one unreadable row names itself instead
+            # of failing somewhere inside the driver.
+            actions = s.execute(
+                select(
+                    ActionRow.index.label("idx"),  # (``Row.index`` is the tuple method)
+                    ActionRow.seat,
+                    ActionRow.kind,
+                    sql_cast(ActionRow.action, Text).label("action"),
+                    ActionRow.undoes,
+                )
+                .where(ActionRow.game_id == game_id)
+                .order_by(ActionRow.index)
             ).all()
             log = [
-                LogEntry(a.index, a.seat, a.kind or "action", dict(a.action), a.undoes)
+                LogEntry(a.idx, a.seat, a.kind or "action", _action_json(game_id, a), a.undoes)
                 for a in actions
             ]
             return GameRecord(
@@ -376,7 +558,10 @@ class Storage:
                 created=row.created,
                 status=row.status,
                 rematch_id=row.rematch_id,
-                seats=[SeatInfo(x.seat, x.kind, x.level, x.token_hash) for x in seats],
+                seats=[
+                    SeatInfo(x.seat, x.kind, x.level, x.token_hash, x.name, bool(x.joined))
+                    for x in seats
+                ],
                 actions=effective_actions(log),
                 log=log,
             )
