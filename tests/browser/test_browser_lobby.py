@@ -176,7 +176,8 @@ def test_lobby_on_a_phone_with_a_seed(server: Any, at: Any, output_dir: Path) ->
     links = created_links(page)
     badge = page.locator("#created [data-testid=seeded]")
     assert badge.inner_text() == "seeded"
-    assert badge.get_attribute("title") == "the creator chose the seed and could predict the draws"
+    tip = badge.get_attribute("title")
+    assert tip == "the creator chose the seed and could predict the draws"
     gid = re.search(r"/game/([^/?#]+)", links["Seat 1"]).group(1)  # type: ignore[union-attr]
     page.locator(f"#mygames li[data-game='{gid}'] [data-testid=seeded]").wait_for()
     no_hscroll(page, PHONE[0])
@@ -185,9 +186,9 @@ def test_lobby_on_a_phone_with_a_seed(server: Any, at: Any, output_dir: Path) ->
 
     page.goto(links["Seat 1"])
     page.locator("#boardwrap svg.board").wait_for()
-    if server.game(gid).get("seeded") is not None:  # the payload's flag (api.md)
-        page.locator("#seeded-badge").wait_for()
-        assert page.locator("#seeded-badge").get_attribute("title") == badge.get_attribute("title")
+    assert server.game(gid)["seeded"] is True  # the payload's flag
+    page.locator("#seeded-badge").wait_for()
+    assert page.locator("#seeded-badge").get_attribute("title") == tip
     assert not at.errors.errors, at.errors.errors
 
 
