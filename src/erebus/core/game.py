@@ -1,0 +1,161 @@
+"""The game contract: one :class:`GameSpec` per game, the only thing consumers know.
+
+A game package (``erebus.games.<name>``) exports ``SPEC``; :func:`erebus.games.get_game`
+returns it.  The server, the browser client's payloads, the terminal app, the bots,
+tournaments, the RL environment and the benchmarks reach a game only through these
+fields — never by importing the package's modules or probing it with ``getattr`` — so
+that adding a game is one package plus one line in the registry.
+
+Required fields are the public engine API of ``shared/design/engine-api.md``; the
+optional hooks are declared here (``None``/empty when a game has none) so that every
+consumer can see what a game offers.  The engine stays pure: hooks that belong to a
+front-end (the terminal screen, the browser board) are *names* of modules that the
+front-end imports itself, so an engine package never imports a front-end.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from erebus.core.events import Event
+
+#: A state of some game (the engine API's ``State``): typed loosely on purpose, the
+#: contract is structural (:mod:`erebus.core.protocols`).
+State = Any
+#: An action of some game (``Action``: ``to_json()``, hashable, ``str()`` readable).
+Action = Any
+
+
+@dataclass(frozen=True)
+class SearchHints:
+    """How a searching bot (MCTS) should treat this game.
+
+    ``own_turn_only``: the tree plans the mover's own turn and values the position
+    after it by the heuristic (later turns are not expanded).  ``root_screen``: when
+    the root has more candidates than this, each is valued once (a greedy ply) and
+    the search spends its budget on the best ``root_screen``; 0 = never.
+    ``reward_scale``: the heuristic lead (in points) at which ``tanh`` saturates the
+    reward, relative to the game's scores."""
+
+    own_turn_only: bool = True
+    root_screen: int = 0
+    reward_scale: float = 0.5
+
+
+@dataclass(frozen=True)
+class Statistic:
+    """One per-game figure a tournament reports for each seat of each game
+    (e.g. "reached the Northwest Passage"): ``value(final_state, seat)`` is a bool
+    (reported as a rate) or a number (reported as a mean)."""
+
+    key: str
+    label: str
+    value: Callable[[State, int], bool | float | int]
+
+
+@dataclass(frozen=True)
+class RlEncoding:
+    """A game's fixed-size encoding for reinforcement learning.
+
+    ``action_space_size``: the number of action indices; ``action_index(state,
+    action)`` / ``action_at(state, index)`` map between actions and indices (for a
+    game whose choices are too many to number, the index may be the position in
+    ``legal_actions()``); ``observation_size``: the length of the float32 vector
+    ``observe(state, seat)`` writes (from ``seat``'s view only)."""
+
+    action_space_size: int
+    observation_size: int
+    observe: Callable[[State, int], Sequence[float]]
+    action_index: Callable[[State, Action], int]
+    action_at: Callable[[State, int], Action]
+    legal_mask: Callable[[State], Sequence[int]] | None = None  # indices; default: map
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """Everything a consumer may know of a game (see the module docstring)."""
+
+    # -- required: identity and rules
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    #: ``parse_options(players, options)`` -> the complete, validated options
+    #: (defaults filled in); ``ValueError`` with a message a person understands.
+    parse_options: Callable[[int, Mapping[str, Any] | None], dict[str, Any]]
+    #: ``new_game(players, seed, options=None)`` -> State (seed None: a fresh one).
+    new_game: Callable[..., State]
+    #: ``replay(players, seed, actions, options=None)`` -> State, always the same.
+    replay: Callable[..., State]
+    #: ``action_from_json(d)`` -> Action; ``ValueError`` (never KeyError/TypeError).
+    action_from_json: Callable[[Any], Action]
+    #: ``state_from_json(d)`` -> State, the inverse of ``state.to_json()``.
+    state_from_json: Callable[[Mapping[str, Any]], State]
+    #: The undo barrier: True when ``event`` showed a seat something it did not know
+    #: before (a tile from the bag, a card revealed, a deck drawn from).
+    reveals_hidden: Callable[[Event], bool]
+    #: What a browser gets for ``seat`` (None: a spectator): named fields, JSON types,
+    #: no integer beyond 2^53, no hidden information; each legal action of the seat
+    #: to move is listed by the server with ``action_cost`` where the game has costs.
+    wire_view: Callable[[State, int | None], dict[str, Any]]
+
+    # -- optional: presentation of actions and events
+    #: ``action_cost(state, action)`` -> what the action costs the mover (Northwest:
+    #: crewmen), or None when the game has no such notion.
+    action_cost: Callable[[State, Action], int | None] | None = None
+
+    # -- optional: bots
+    #: ``determinize(view, seed)`` -> a full State consistent with ``view`` (hidden
+    #: information sampled); needed by every bot that searches.
+    determinize: Callable[[Mapping[str, Any], int], State] | None = None
+    #: ``heuristic(state, seat)`` -> a score-like estimate of the seat's position.
+    heuristic: Callable[[State, int], float] | None = None
+    #: ``bot_actions(state)`` -> the legal actions a search considers (dominated
+    #: variants pruned); None: every legal action.
+    bot_actions: Callable[[State], Sequence[Action]] | None = None
+    #: ``terminal_value(state, seat)`` -> the reward of a finished game for a seat
+    #: (e.g. a game the whole table lost); None: from the final scores.
+    terminal_value: Callable[[State, int], float] | None = None
+    search: SearchHints = field(default_factory=SearchHints)
+
+    # -- optional: tournaments and balance
+    #: Score sources in report order, their labels, and ``score_source(reason)``
+    #: mapping a ``ScoreChanged.reason`` to its source.
+    score_sources: tuple[str, ...] = ()
+    source_labels: Mapping[str, str] = field(default_factory=dict)
+    score_source: Callable[[str], str] | None = None
+    statistics: tuple[Statistic, ...] = ()
+    #: ``winners(final_state)`` -> the seats that won (empty: the whole table lost);
+    #: None: the first of ``ranking()``.
+    winners: Callable[[State], Sequence[int]] | None = None
+
+    # -- optional: learning and front-ends (module names, imported by the front-end)
+    rl: RlEncoding | None = None
+    #: The module holding this game's terminal UI (``erebus.terminal`` imports it);
+    #: None: the terminal app's generic screen.
+    terminal_ui: str | None = None
+    #: The folder of this game's board under ``erebus/web/`` (the browser client
+    #: loads ``/static/<web_board>/board.js``); None: no browser board.
+    web_board: str | None = None
+
+    @property
+    def players(self) -> range:
+        """The player counts this game allows."""
+        return range(self.min_players, self.max_players + 1)
+
+    def check_players(self, players: Any) -> int:
+        """``players`` if it is an allowed count, else ``ValueError``."""
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise ValueError(
+                f"players must be an integer in {self.min_players}..{self.max_players}"
+            )
+        if players not in self.players:
+            raise ValueError(
+                f"{self.title} takes {self.min_players}–{self.max_players} players, not {players}"
+            )
+        return players
+
+
+__all__ = ["Action", "GameSpec", "RlEncoding", "SearchHints", "State", "Statistic"]
