@@ -2,122 +2,54 @@
 
 The board, the tile set and every scoring number live in ``data/*.json`` so that
 a different printing of the game (or one of our [design] choices revised) is a
-data change, never a code change.  This module parses those files into frozen
-dataclasses and hands them to :mod:`erebus.games.northwest.validate`, which
-checks every constraint of rules section 9 before the engine sees the data.
-
-Terrain strings use ``"l"`` for land and ``"s"`` for sea.  A tile's terrain is
-given unrotated as rows of vertices from north to south, each row west to east:
-a large (two-square) tile lies horizontally, 3 vertices × 2 rows; a small tile
-has 2 × 2 vertices.
+data change, never a code change.  This module parses those files into the
+frozen dataclasses of :mod:`erebus.games.northwest.content_types` (re-exported
+here) and hands them to :mod:`erebus.games.northwest.validate`, which checks the
+structural rules (rules section 9, board and rules consistency) before the
+engine sees the data.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from pathlib import Path
 from typing import Any, TypeVar
 
+from erebus.games.northwest.content_types import (
+    ALL_TOKEN_KINDS,
+    TOKEN_KINDS,
+    BoardDef,
+    Content,
+    ContentError,
+    PrintedSquare,
+    RulesDef,
+    TileDef,
+    TileSide,
+)
+from erebus.games.northwest.validate import check_content
+
+__all__ = [
+    "ALL_TOKEN_KINDS",
+    "TOKEN_KINDS",
+    "BoardDef",
+    "Content",
+    "ContentError",
+    "PrintedSquare",
+    "RulesDef",
+    "TileDef",
+    "TileSide",
+    "default_content",
+    "load_content",
+    "parse_board",
+    "parse_rules",
+    "parse_tiles",
+    "per_content",
+]
+
 T = TypeVar("T")
-
-TOKEN_KINDS = ("inuit", "cairn", "franklin", "strait")
-"""Kinds of token that a printed symbol calls for, in the order used everywhere."""
-
-ALL_TOKEN_KINDS = (*TOKEN_KINDS, "cartography")
-"""Every kind a player can collect (Cartography comes from completing islands)."""
-
-
-class ContentError(ValueError):
-    """The data files break a constraint; the message lists every problem found."""
-
-
-@dataclass(frozen=True, slots=True)
-class TileSide:
-    """One face of a tile: its vertex terrain and at most one symbol."""
-
-    terrain: tuple[str, ...]
-    symbol: str | None = None
-    symbol_square: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class TileDef:
-    """A large (two-square, two-sided) or small (one-square) Exploration tile."""
-
-    id: str
-    size: int
-    sides: dict[str, TileSide]
-    pile: int | None = None
-
-    @property
-    def large(self) -> bool:
-        return self.size == 2
-
-
-@dataclass(frozen=True, slots=True)
-class PrintedSquare:
-    """A square printed on the board: fixed terrain, counts as a tile."""
-
-    id: str
-    x: int
-    y: int
-    corners: str  # north-west, north-east, south-east, south-west
-    symbol: str | None
-
-
-@dataclass(frozen=True, slots=True)
-class BoardDef:
-    width: int
-    height: int
-    rounds: int
-    zones: tuple[int, ...]
-    border: dict[str, str]
-    printed: tuple[PrintedSquare, ...]
-    arrows: dict[str, tuple[int, int]]
-    sun_positions: int
-    sun_start: int
-    frozen_rows: dict[int, int]
-
-
-@dataclass(frozen=True, slots=True)
-class RulesDef:
-    crew: int
-    display_size: int
-    action_costs: dict[str, int]
-    further_action_surcharge: int
-    token_supply: dict[str, int]
-    token_points: dict[str, int]
-    island_points: dict[int, int]
-    arrow_tokens: dict[int, dict[str, tuple[int, ...]]]
-    majorities: dict[str, tuple[int, ...]]
-    set_points: int
-    abandon_per_crewman: int
-    abandon_ship: int
-
-    def island_value(self, size: int) -> int:
-        """Points for a completed island of ``size`` tiles (the largest size listed covers more)."""
-        if size < min(self.island_points):
-            return 0
-        return self.island_points[min(size, max(self.island_points))]
-
-
-@dataclass(frozen=True, slots=True)
-class Content:
-    board: BoardDef
-    tiles: tuple[TileDef, ...]
-    rules: RulesDef
-
-    @property
-    def large_tiles(self) -> tuple[TileDef, ...]:
-        return tuple(t for t in self.tiles if t.large)
-
-    @property
-    def small_tiles(self) -> tuple[TileDef, ...]:
-        return tuple(t for t in self.tiles if not t.large)
 
 
 def _req(d: dict[str, Any], key: str, where: str) -> Any:
@@ -223,8 +155,6 @@ def load_content(directory: str | Path | None = None, *, validate: bool = True) 
     except (KeyError, TypeError, IndexError, AttributeError, ValueError) as exc:
         raise ContentError(f"malformed content data: {exc!r}") from exc
     if validate:
-        from erebus.games.northwest.validate import check_content
-
         check_content(content)
     return content
 

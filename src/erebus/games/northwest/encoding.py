@@ -142,15 +142,8 @@ from erebus.games.northwest.content import (
     per_content,
 )
 from erebus.games.northwest.geometry import Geometry
-from erebus.games.northwest.state import (
-    CREW_FIELDS,
-    GREENLAND,
-    LOST,
-    NORTHWEST,
-    PLAYER_BOARD,
-    State,
-    geometry_for,
-)
+from erebus.games.northwest.layout import CREW_FIELDS, GREENLAND, LOST, NORTHWEST, PLAYER_BOARD
+from erebus.games.northwest.state import State, geometry_for
 
 ENCODING_VERSION = 1
 """Bumped whenever an action index or an observation offset changes."""

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from erebus.games.northwest import scoring
-from erebus.games.northwest.state import (
+from erebus.games.northwest.layout import (
     CREW_FIELDS,
     CREW_LOST,
     GREENLAND,
@@ -36,8 +36,8 @@ from erebus.games.northwest.state import (
     SLED,
     SLED_AV,
     SLED_REST,
-    State,
 )
+from erebus.games.northwest.state import State
 
 T = TypeVar("T")
 _MISSING = object()

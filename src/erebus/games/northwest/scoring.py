@@ -1,6 +1,6 @@
 """Final scoring of Expedition: Northwest Passage (rules §8.1).
 
-Pure functions over a finished state's public data; every result is a
+Pure functions over a finished state's public tables; every result is a
 ``(seat, delta, reason)`` triple that the state turns into ``ScoreChanged``
 events, so the log explains every point.
 """
@@ -8,12 +8,18 @@ events, so the log explains every point.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
-from erebus.games.northwest.content import ALL_TOKEN_KINDS, RulesDef
-
-if TYPE_CHECKING:
-    from erebus.games.northwest.state import State
+from erebus.games.northwest.content_types import ALL_TOKEN_KINDS, RulesDef
+from erebus.games.northwest.layout import (
+    CREW_FIELDS,
+    NORTHWEST,
+    SHIP,
+    SHIP_AV,
+    SHIP_REST,
+    SLED,
+    SLED_AV,
+    SLED_REST,
+)
 
 
 def majority_points(counts: Sequence[int], values: Sequence[int]) -> list[int]:
@@ -61,29 +67,26 @@ def token_awards(ptok: Sequence[int], players: int, rules: RulesDef) -> list[tup
     return out
 
 
-def final_scores(state: State) -> list[tuple[int, int, str]]:
-    """The end-of-game deltas: majorities, sets, abandonment (§8.1)."""
-    from erebus.games.northwest.state import (
-        CREW_FIELDS,
-        NORTHWEST,
-        SHIP,
-        SHIP_AV,
-        SHIP_REST,
-        SLED,
-        SLED_AV,
-        SLED_REST,
-    )
+def final_scores(
+    ptok: Sequence[int],
+    crews: Sequence[int],
+    loc: Sequence[int],
+    players: int,
+    rules: RulesDef,
+) -> list[tuple[int, int, str]]:
+    """The end-of-game deltas: majorities, sets, abandonment (§8.1).
 
-    rules = state.content.rules
-    n = state.n
-    out = token_awards(state.ptok, n, rules)
-    for seat in range(n):
+    Takes the state's flat tables (tokens, crew blocks, vehicle locations; see
+    :mod:`erebus.games.northwest.layout`) rather than the state itself, so that
+    scoring stays below the state module that calls it.
+    """
+    out = token_awards(ptok, players, rules)
+    for seat in range(players):
         b = CREW_FIELDS * seat
-        c = state.crews
-        ship = state.loc[2 * seat + SHIP]
-        sled = state.loc[2 * seat + SLED]
+        ship = loc[2 * seat + SHIP]
+        sled = loc[2 * seat + SLED]
         if ship >= 0 or ship == NORTHWEST:
-            crew = c[b + SHIP_AV] + c[b + SHIP_REST]
+            crew = crews[b + SHIP_AV] + crews[b + SHIP_REST]
             out.append(
                 (
                     seat,
@@ -92,7 +95,7 @@ def final_scores(state: State) -> list[tuple[int, int, str]]:
                 )
             )
         if sled >= 0 or sled == NORTHWEST:
-            crew = c[b + SLED_AV] + c[b + SLED_REST]
+            crew = crews[b + SLED_AV] + crews[b + SLED_REST]
             if crew:
                 out.append(
                     (seat, crew * rules.abandon_per_crewman, f"sled abandoned with {crew} crew")

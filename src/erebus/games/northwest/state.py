@@ -53,25 +53,54 @@ from erebus.games.northwest.events import (
     VehicleMoved,
 )
 from erebus.games.northwest.geometry import Geometry, iter_bits, pattern_class
+from erebus.games.northwest.layout import (
+    ARROW_CODE,
+    ARROW_NAME,
+    CARTOGRAPHY,
+    CREW_FIELDS,
+    CREW_LOST,
+    GREENLAND,
+    JOKER,
+    LOST,
+    N_KINDS,
+    NORTHWEST,
+    PLAYER_BOARD,
+    SHIP,
+    SHIP_AV,
+    SHIP_REST,
+    SLED,
+    SLED_AV,
+    SLED_REST,
+)
 
-# Vehicle locations: a tile index (>= 0) or one of these.
-GREENLAND = -1
-NORTHWEST = -2
-PLAYER_BOARD = -3
-LOST = -4
-ARROW_CODE = {"greenland": GREENLAND, "northwest": NORTHWEST}
-ARROW_NAME = {GREENLAND: "greenland", NORTHWEST: "northwest"}
-
-SHIP, SLED = 0, 1
-# Offsets into the per-seat crew block.
-SHIP_AV, SHIP_REST, SLED_AV, SLED_REST, CREW_LOST = range(5)
-CREW_FIELDS = 5
-# Token kinds a player collects, as indices into ALL_TOKEN_KINDS.
-N_KINDS = len(ALL_TOKEN_KINDS)
-CARTOGRAPHY = ALL_TOKEN_KINDS.index("cartography")
+__all__ = [
+    "ARROW_CODE",
+    "ARROW_NAME",
+    "CARTOGRAPHY",
+    "CREW_FIELDS",
+    "CREW_LOST",
+    "FORMAT",
+    "GREENLAND",
+    "JOKER",
+    "LOST",
+    "NORTHWEST",
+    "N_KINDS",
+    "PLAYER_BOARD",
+    "ROUTE_CACHE_LIMIT",
+    "SHIP",
+    "SHIP_AV",
+    "SHIP_REST",
+    "SLED",
+    "SLED_AV",
+    "SLED_REST",
+    "BoardView",
+    "State",
+    "geometry_for",
+    "new_game",
+    "replay",
+]
 
 ROUTE_CACHE_LIMIT = 100_000  # sea-route answers kept per content (a pure function of land)
-JOKER = -2  # tile_orient value of a small tile placed Joker side up
 
 # Interned actions: legal_actions() hands out these shared immutable tuples
 # instead of allocating thousands of new ones per call.
@@ -1210,7 +1239,8 @@ class State:
         return True
 
     def _final_scoring(self, events: list[Event]) -> None:
-        for seat, delta, reason in scoring.final_scores(self):
+        awards = scoring.final_scores(self.ptok, self.crews, self.loc, self.n, self.content.rules)
+        for seat, delta, reason in awards:
             self._score(seat, delta, reason, events)
         self.over = True
         self.current = None

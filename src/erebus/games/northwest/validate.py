@@ -6,7 +6,7 @@ making the game unplayable: a tile that can never match its neighbours, a symbol
 the engine cannot hand a token for, a sun position with no frozen rows.  The
 engine assumes all of that is sound and does not re-check it on every move, so
 this module checks it once, when the content is loaded
-(:func:`erebus.games.northwest.content.load_content`), and reports *every*
+(:func:`erebus.games.northwest.content.load_content` calls it), and reports *every*
 problem at once, each in words that point at the exact tile, side or field to fix.
 
 The tile-set numbers below are the constraints of rules section 9; they say what
@@ -20,7 +20,7 @@ from collections import Counter
 from collections.abc import Iterable
 from itertools import pairwise
 
-from erebus.games.northwest.content import (
+from erebus.games.northwest.content_types import (
     ALL_TOKEN_KINDS,
     TOKEN_KINDS,
     BoardDef,
