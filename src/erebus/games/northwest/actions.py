@@ -25,6 +25,10 @@ KINDS = (
     "end_turn",
     "pass",
 )
+FREE_KINDS = ("end_turn", "pass", "draft")
+"""Kinds that never cost crew (rules §5.6, §6, §7.H)."""
+COSTED_KINDS = tuple(k for k in KINDS if k not in FREE_KINDS)
+"""Kinds whose base crew cost ``rules.json`` gives (rules §7)."""
 ARROWS = ("greenland", "northwest")
 EXPLORE_TOKENS = ("franklin", "strait")
 DISCOVER_TOKENS = ("inuit", "cairn")

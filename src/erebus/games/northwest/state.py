@@ -19,7 +19,7 @@ from erebus.core.errors import IllegalAction
 from erebus.core.events import Event
 from erebus.core.rng import Rng
 from erebus.games.northwest import scoring
-from erebus.games.northwest.actions import ARROWS, VEHICLES, Action
+from erebus.games.northwest.actions import ARROWS, FREE_KINDS, VEHICLES, Action
 from erebus.games.northwest.content import (
     ALL_TOKEN_KINDS,
     TOKEN_KINDS,
@@ -466,7 +466,7 @@ class State:
         """Crew the current player pays for an action of ``kind`` now (§6)."""
         rules = self._geo.content.rules
         base = rules.action_costs.get(kind, 0)
-        if kind in ("end_turn", "pass", "draft") or self.pending >= 0:
+        if kind in FREE_KINDS or self.pending >= 0:
             return 0
         return base + (rules.further_action_surcharge if self.acted else 0)
 

@@ -11,7 +11,11 @@ problem at once, each in words that point at the exact tile, side or field to fi
 
 The tile-set numbers below are the constraints of rules section 9; they say what
 a valid tile set is, so they live with the validator rather than in the data it
-validates.
+validates.  What the packaged data happens to hold (the default board of rules
+§3-4, the costs, token counts and scoring tables of §1 and §6-8) is not repeated
+here: ``tests/test_reference_northwest.py`` compares it with the rules reference,
+so a different printing or a revised [design] value loads as long as it is
+playable, and the tests say what changed.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from collections import Counter
 from collections.abc import Iterable
 from itertools import pairwise
 
+from erebus.games.northwest.actions import ARROWS, COSTED_KINDS
 from erebus.games.northwest.content_types import (
     ALL_TOKEN_KINDS,
     TOKEN_KINDS,
@@ -64,12 +69,6 @@ LARGE_SIDES = ("a", "b")
 SMALL_SIDES = ("a",)
 TERRAIN_CHARS = frozenset("ls")
 
-ACTIONS = ("draw", "refresh", "place", "move", "transfer", "explore", "discover")
-"""Action names whose crew cost ``rules.json`` must give (rules §7)."""
-
-PLAYER_COUNTS = (2, 3, 4)
-ARROWS = ("greenland", "northwest")
-MAJORITY_KINDS = ("franklin", "strait", "cartography")
 BORDER_LENGTH = {"top": "width", "bottom": "width", "west": "height", "east": "height"}
 
 
@@ -419,7 +418,7 @@ def rules_problems(rules: RulesDef) -> list[str]:
         out.append(f"rules: crew {rules.crew}; must be at least 1")
     if rules.display_size < 1:
         out.append(f"rules: display_size {rules.display_size}; must be at least 1")
-    for action in ACTIONS:
+    for action in COSTED_KINDS:
         if action not in rules.action_costs:
             out.append(f"rules: action_costs has no cost for {action!r}")
     for action, cost in sorted(rules.action_costs.items()):
@@ -436,7 +435,14 @@ def rules_problems(rules: RulesDef) -> list[str]:
         if kind not in rules.token_points:
             out.append(f"rules: token_points has no value for {kind!r}")
 
-    for players in PLAYER_COUNTS:
+    counts = sorted(rules.arrow_tokens)
+    if not counts:
+        out.append("rules: arrow_tokens is empty; it sets the tokens for each player count")
+    elif counts[0] < 1:
+        out.append(f"rules: arrow_tokens for {counts[0]} players; player counts are positive")
+    # The player counts the content supports run without a gap, so the smallest and
+    # the largest entry say which games can be set up.
+    for players in range(counts[0], counts[-1] + 1) if counts else ():
         by_arrow = rules.arrow_tokens.get(players)
         if by_arrow is None:
             out.append(f"rules: arrow_tokens has no entry for {players} players")
@@ -451,9 +457,6 @@ def rules_problems(rules: RulesDef) -> list[str]:
                     "descending order (the highest left is taken first)"
                 )
 
-    for kind in MAJORITY_KINDS:
-        if kind not in rules.majorities:
-            out.append(f"rules: majorities has no points for {kind!r}")
     for kind, points in sorted(rules.majorities.items()):
         if kind not in ALL_TOKEN_KINDS:
             out.append(f"rules: majorities for unknown token kind {kind!r}")
