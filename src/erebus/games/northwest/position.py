@@ -1,0 +1,422 @@
+"""The fields of a Northwest Passage state and the questions asked of them.
+
+:class:`Position` holds every field of a
+:class:`~erebus.games.northwest.state.State` (as ``__slots__``: a state is a
+compact bag of integers and flat lists, so that ``clone()`` stays a few list
+copies) and answers the read-only queries: the engine API's accessors and the
+internal ones the rules ask many times per move (which squares a vehicle is on,
+where it may go, where a tile may be placed).  Nothing here changes a state; the
+layers above it (:mod:`~erebus.games.northwest.legal`,
+:mod:`~erebus.games.northwest.effects`, :mod:`~erebus.games.northwest.handlers`)
+build on these queries, and :class:`~erebus.games.northwest.state.State` puts
+them together.
+
+Section numbers refer to ``shared/rules/northwest-passage.md``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from erebus.games.northwest.actions import FREE_KINDS, VEHICLES
+from erebus.games.northwest.content import (
+    ALL_TOKEN_KINDS,
+    TOKEN_KINDS,
+    Content,
+)
+from erebus.games.northwest.geometry import Geometry, iter_bits
+from erebus.games.northwest.layout import (
+    ARROW_NAME,
+    CREW_FIELDS,
+    CREW_LOST,
+    GREENLAND,
+    JOKER,
+    LOST,
+    N_KINDS,
+    NORTHWEST,
+    PLAYER_BOARD,
+    SHIP,
+    SHIP_AV,
+    SHIP_REST,
+    SLED,
+    SLED_AV,
+    SLED_REST,
+)
+
+ROUTE_CACHE_LIMIT = 100_000  # sea-route answers kept per content (a pure function of land)
+
+
+class Position:
+    """The fields of a state and its read-only queries (see the module docstring)."""
+
+    __slots__ = (
+        "_geo",
+        "acted",
+        "bag",
+        "board_tokens",
+        "crews",
+        "current",
+        "disp",
+        "draft_left",
+        "gl_left",
+        "gl_value",
+        "land",
+        "loc",
+        "n",
+        "nw_left",
+        "nw_reached",
+        "nw_value",
+        "occ",
+        "order",
+        "over",
+        "pass_order",
+        "passed",
+        "pending",
+        "pile_counts",
+        "ptok",
+        "reserves",
+        "ret_order",
+        "rng",
+        "round",
+        "score",
+        "sea",
+        "seed",
+        "sq_tile",
+        "sun",
+        "supply",
+        "tile_anchor",
+        "tile_orient",
+    )
+
+    _geo: Geometry
+    acted: int
+    bag: list[int]
+    board_tokens: list[int]
+    crews: list[int]
+    current: int | None
+    disp: list[int]
+    draft_left: list[int]
+    gl_left: list[int]
+    gl_value: list[int | None]
+    land: int
+    loc: list[int]
+    n: int
+    nw_left: list[int]
+    nw_reached: list[bool]
+    nw_value: list[int | None]
+    occ: int
+    order: list[int]
+    pass_order: list[int]
+    passed: list[bool]
+    pending: int
+    pile_counts: list[int]
+    ptok: list[int]
+    reserves: list[list[int]]
+    ret_order: list[int]
+    rng: int
+    round: int
+    score: list[int]
+    sea: int
+    seed: int
+    sq_tile: list[int]
+    sun: int
+    supply: list[int]
+    tile_anchor: list[int]
+    tile_orient: list[int]
+    over: bool
+
+    # ------------------------------------------------------------ public query
+
+    @property
+    def content(self) -> Content:
+        return self._geo.content
+
+    @property
+    def geometry(self) -> Geometry:
+        return self._geo
+
+    @property
+    def players(self) -> int:
+        return self.n
+
+    @property
+    def current_player(self) -> int | None:
+        return None if self.over else self.current
+
+    @property
+    def is_over(self) -> bool:
+        return self.over
+
+    @property
+    def board(self) -> BoardView:
+        return BoardView(self)
+
+    def scores(self) -> list[int]:
+        return self.score[:]
+
+    def ranking(self) -> list[int]:
+        """Seats best first: higher score, then who returned to Greenland first (§8.1)."""
+        big = self.n + 1
+        return sorted(
+            range(self.n),
+            key=lambda s: (-self.score[s], self.ret_order[s] or big, s),
+        )
+
+    def frozen_rows(self) -> set[int]:
+        return set(range(self._geo.frozen_rows[self.sun]))
+
+    def position(self, seat: int, vehicle: str) -> tuple[int, int] | str | None:
+        loc = self.loc[2 * seat + VEHICLES.index(vehicle)]
+        return self._loc_name(loc)
+
+    def crew_of(self, seat: int) -> dict[str, Any]:
+        c = self.crews[CREW_FIELDS * seat : CREW_FIELDS * seat + CREW_FIELDS]
+        return {
+            "ship": {"available": c[SHIP_AV], "resting": c[SHIP_REST]},
+            "sled": {"available": c[SLED_AV], "resting": c[SLED_REST]},
+            "lost": c[CREW_LOST],
+        }
+
+    def crew(self, seat: int) -> dict[str, Any]:
+        return self.crew_of(seat)
+
+    def reserve(self, seat: int) -> list[str]:
+        return self.reserve_of(seat)
+
+    def returned(self, seat: int) -> bool:
+        return self.ret_order[seat] > 0
+
+    @property
+    def display(self) -> list[str]:
+        return [self._geo.all_ids[t] for t in self.disp]
+
+    @property
+    def piles(self) -> list[int]:
+        return self.pile_counts[:]
+
+    def tokens(self, seat: int) -> dict[str, int | None]:
+        out: dict[str, int | None] = {
+            k: self.ptok[N_KINDS * seat + i] for i, k in enumerate(ALL_TOKEN_KINDS)
+        }
+        out["northwest"] = self.nw_value[seat]
+        out["greenland"] = self.gl_value[seat]
+        return out
+
+    def reserve_of(self, seat: int) -> list[str]:
+        return [self._geo.all_ids[t] for t in self.reserves[seat]]
+
+    def returned_to_greenland(self, seat: int) -> bool:
+        return self.ret_order[seat] > 0
+
+    def available(self, seat: int) -> int:
+        b = CREW_FIELDS * seat
+        return self.crews[b + SHIP_AV] + self.crews[b + SLED_AV]
+
+    def tile_at(self, x: int, y: int) -> str | None:
+        if not self._geo.on_board(x, y):
+            return None
+        t = self.sq_tile[self._geo.index(x, y)]
+        return None if t < 0 else self._geo.all_ids[t]
+
+    def cost_of(self, kind: str) -> int:
+        """Crew the current player pays for an action of ``kind`` now (§6)."""
+        rules = self._geo.content.rules
+        base = rules.action_costs.get(kind, 0)
+        if kind in FREE_KINDS or self.pending >= 0:
+            return 0
+        return base + (rules.further_action_surcharge if self.acted else 0)
+
+    # ------------------------------------------------------------- internals
+
+    def _loc_name(self, loc: int) -> tuple[int, int] | str | None:
+        if loc >= 0:
+            return self._geo.xy(self.tile_anchor[loc])
+        if loc == PLAYER_BOARD:
+            return None
+        if loc == LOST:
+            return "lost"
+        return ARROW_NAME[loc]
+
+    def _loc_text(self, loc: int) -> str:
+        name = self._loc_name(loc)
+        if isinstance(name, tuple):
+            return f"{name[0]},{name[1]}"
+        return str(name)
+
+    def _tile_squares(self, t: int) -> int:
+        geo = self._geo
+        a = self.tile_anchor[t]
+        if a < 0:
+            return 0
+        if t >= geo.n_tiles:
+            return 1 << a
+        o = self.tile_orient[t]
+        if o == JOKER:
+            return 1 << a
+        return geo.orientations[o].square_mask << a
+
+    def _loc_squares(self, loc: int) -> int:
+        """Squares a vehicle at ``loc`` is present on, for placement adjacency (§3)."""
+        if loc >= 0:
+            return self._tile_squares(loc)
+        if loc == GREENLAND:
+            return 1 << self._geo.greenland_square
+        if loc == NORTHWEST:
+            return 1 << self._geo.northwest_square
+        return 0
+
+    def _frozen(self) -> int:
+        return self._geo.frozen_by_sun[self.sun]
+
+    def _destinations(self, vehicle: int, loc: int) -> dict[int, int]:
+        """Locations one move away: destination -> the square of the step (§7.D)."""
+        geo = self._geo
+        frozen = self._frozen()
+        out: dict[int, int] = {}
+        if loc in (GREENLAND, NORTHWEST):
+            s = geo.greenland_square if loc == GREENLAND else geo.northwest_square
+            is_frozen = bool(frozen >> s & 1)
+            if is_frozen == (vehicle == SLED):
+                out[self.sq_tile[s]] = s
+            return out
+        if loc < 0:
+            return out
+        land, sea, sq_tile = self.land, self.sea, self.sq_tile
+        for s in iter_bits(self._tile_squares(loc)):
+            fs = frozen >> s & 1
+            for u, v1, v2 in geo.neighbours[s]:
+                t2 = sq_tile[u]
+                if t2 < 0 or t2 == loc or t2 in out:
+                    continue
+                fu = frozen >> u & 1
+                if vehicle == SHIP:
+                    ok = bool((sea >> v1 & 1 or sea >> v2 & 1) and not fs and not fu)
+                else:
+                    ok = bool(land >> v1 & 1 or land >> v2 & 1 or (fs and fu))
+                if ok:
+                    out[t2] = u
+            for arrow, sq in ((GREENLAND, geo.greenland_square), (NORTHWEST, geo.northwest_square)):
+                if s == sq and (bool(fs) == (vehicle == SLED)):
+                    out[arrow] = s
+        return out
+
+    def _placements(self, loc: int) -> list[tuple[int, int, int]]:
+        """Legal placements next to ``loc``: (tile, orientation, anchor) (§7.C)."""
+        geo = self._geo
+        seat = self.current
+        assert seat is not None
+        near = self._loc_squares(loc)
+        if not near or not self.reserves[seat]:
+            return []
+        occ = self.occ
+        frontier = geo.dilate(near) & ~occ
+        if not frontier:
+            return []
+        S = geo.S
+        free = geo.squares_mask & ~occ
+        anchors = (
+            frontier,
+            (frontier | frontier >> 1) & geo.valid_anchor[1] & free & (free >> 1),
+            (frontier | frontier >> S) & geo.valid_anchor[2] & free & (free >> S),
+        )
+        anchor_bits = [iter_bits(a) for a in anchors]
+        land, sea = self.land, self.sea
+        route_cache = geo.route_cache
+        out: list[tuple[int, int, int]] = []
+        orientations = geo.orientations
+        for t in self.reserves[seat]:
+            for oi in geo.orients_of[t]:
+                o = orientations[oi]
+                ol, osea = o.land, o.sea
+                for a in anchor_bits[o.shape]:
+                    tl = ol << a
+                    if tl & sea or (osea << a) & land:
+                        continue
+                    if tl & ~land:
+                        new_land = land | tl
+                        ok = route_cache.get(new_land)
+                        if ok is None:
+                            ok = geo.sea_route(new_land)
+                            if len(route_cache) >= ROUTE_CACHE_LIMIT:
+                                route_cache.clear()
+                            route_cache[new_land] = ok
+                        if not ok:
+                            continue
+                    out.append((t, oi, a))
+        return out
+
+    def _token_on(self, loc: int) -> tuple[int, int]:
+        """(kind, square) of the token on the tile at ``loc``, or (0, -1)."""
+        if loc < 0:
+            return 0, -1
+        for s in iter_bits(self._tile_squares(loc)):
+            k = self.board_tokens[s]
+            if k:
+                return k, s
+        return 0, -1
+
+    def _can_deploy_at(self, ship_loc: int) -> bool:
+        """Can a sled be put on the ship's location (§7.E, §7.9)?"""
+        if ship_loc == GREENLAND:
+            return True
+        if ship_loc < 0:
+            return False
+        sq = self._tile_squares(ship_loc)
+        return bool(self._geo.corners(sq) & self.land or sq & self._frozen())
+
+    def _transfer_allowed(self, seat: int) -> str | None:
+        sled = self.loc[2 * seat + SLED]
+        if sled == LOST:
+            return "your sled was lost to the thawing ice and never comes back (§4)"
+        if sled != PLAYER_BOARD and sled != self.loc[2 * seat + SHIP]:
+            return "crew can be transferred only when the ship and the sled are on the same tile (§7.E)"
+        return None
+
+    def _refresh_possible(self) -> bool:
+        # A refresh draws its new display from the bag, and is followed by a draw.
+        return bool(self.bag or any(self.pile_counts))
+
+
+class BoardView:
+    """Read-only board queries of the engine API (``state.board``)."""
+
+    __slots__ = ("_st",)
+
+    def __init__(self, st: Position) -> None:
+        self._st = st
+
+    @property
+    def width(self) -> int:
+        return self._st._geo.W
+
+    @property
+    def height(self) -> int:
+        return self._st._geo.H
+
+    def vertex(self, x: int, y: int) -> str | None:
+        geo = self._st._geo
+        if not (0 <= x <= geo.W and 0 <= y <= geo.H):
+            raise ValueError(f"vertex ({x}, {y}) is off the board")
+        bit = geo.index(x, y)
+        if self._st.land >> bit & 1:
+            return "land"
+        if self._st.sea >> bit & 1:
+            return "sea"
+        return None
+
+    def tile_at(self, x: int, y: int) -> str | None:
+        return self._st.tile_at(x, y)
+
+    def zone(self, x: int, y: int) -> int:
+        geo = self._st._geo
+        if not geo.on_board(x, y):
+            raise ValueError(f"square ({x}, {y}) is off the board")
+        return geo.zone_of[geo.index(x, y)]
+
+    def token_at(self, x: int, y: int) -> str | None:
+        geo = self._st._geo
+        k = self._st.board_tokens[geo.index(x, y)] if geo.on_board(x, y) else 0
+        return TOKEN_KINDS[k - 1] if k else None
+
+    def frozen(self, x: int, y: int) -> bool:
+        return y < self._st._geo.frozen_rows[self._st.sun]
