@@ -30,7 +30,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from erebus.games.iceandsnow.content import (
+from erebus.games.iceandsnow.effects import effect_problems
+from erebus.games.iceandsnow.model import (
     RESOURCES,
     ROLES,
     Anchor,
@@ -943,6 +944,7 @@ def _check_cards(c: Content, out: list[str]) -> None:
             out.append(f"cards: immediate event {e.number} has crew counts")
         if e.optional != (e.number >= 25):
             out.append(f"cards: event {e.number} optional must be {e.number >= 25}")
+    out += _effects_problems(raw.get("events", []))
     # investors
     for iid, (bonus, objective, params, reward) in INVESTORS.items():
         inv = c.investors.get(iid)
@@ -977,6 +979,33 @@ def _check_cards(c: Content, out: list[str]) -> None:
             out.append(f"cards: upgrade {num} gives {got_pp} PP at once, reference §8.3: {want_pp}")
         if u.optional != (num >= 7):
             out.append(f"cards: upgrade {num} optional must be {num >= 7} (base game uses 1-6)")
+
+
+def _effects_problems(events: list[Any]) -> list[str]:
+    """Every event card's ``effect`` in the vocabulary of :mod:`.effects`, and one
+    set of parameters per round modifier (the engine looks them up by name)."""
+    out: list[str] = []
+    seen: dict[str, tuple[Any, dict[str, Any]]] = {}
+    for e in events:
+        number = e.get("number") if isinstance(e, dict) else e
+        if not isinstance(e, dict) or "effect" not in e:
+            out.append(f"cards: event {number} has no effect field")
+            continue
+        problems = effect_problems(number, e.get("kind"), e["effect"])
+        out += problems
+        if problems:
+            continue
+        for op in e["effect"].get("reveal", []):
+            if op["op"] != "round_modifier":
+                continue
+            params = {k: v for k, v in op.items() if k != "op"}
+            first = seen.setdefault(op["modifier"], (number, params))
+            if first[1] != params:
+                out.append(
+                    f"cards: event {number} gives round modifier {op['modifier']!r} "
+                    f"{params}, event {first[0]} {first[1]}; give it another modifier name"
+                )
+    return out
 
 
 def _check_cartography(c: Content, out: list[str]) -> None:
