@@ -52,7 +52,8 @@ Files and their shapes (``validate.problems`` checks them at load):
     ``"species"``; ``cartography`` (10): ``{"id", "regions": [3 region ids]}``;
     ``events`` (1–28): ``{"number", "name", "deck": "open"|"coastal", "kind":
     "immediate"|"action", "crew": [allowed crew counts] (action cards),
-    "optional": bool}``; ``investors`` (11): ``{"id", "name", "bonus": {res:
+    "optional": bool, "effect": {"reveal": [op], "take": [op]}}`` (the ops of
+    :mod:`~erebus.games.iceandsnow.effects`); ``investors`` (11): ``{"id", "name", "bonus": {res:
     n}, "objective": str, "params": {...}, "reward"}``; ``upgrades`` (1–11):
     ``{"number", "name", "copies", "cost", "optional": bool}``.
 
