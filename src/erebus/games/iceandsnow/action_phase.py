@@ -436,7 +436,7 @@ def _plain_suffixes(deposits: tuple[str | None, ...]) -> tuple[Suffix, ...]:
 def _merged(
     a: tuple[tuple[Crew, str | None], ...], b: tuple[tuple[Crew, str | None], ...]
 ) -> tuple[tuple[Crew, str | None], ...]:
-    """``a`` then the options of ``b`` not in ``a`` (Visit the Inuit with event 17)."""
+    """``a`` then the options of ``b`` not in ``a`` (Visit the Inuit with the ``interpreter`` power)."""
     return tuple(dict.fromkeys(a + b))
 
 

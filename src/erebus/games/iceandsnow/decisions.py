@@ -30,6 +30,8 @@ _PASS = Action("pass")
 
 
 class DecisionRules(FlowRules):
+    """The current player's legal actions and what each one does."""
+
     __slots__ = ()
 
     def legal_actions(self) -> list[Action]:

@@ -64,6 +64,8 @@ _BOILER_NO = Action("boiler", use=False)
 
 
 class FlowRules(SetupRules):
+    """The steps of a round and the queued decisions' legal answers."""
+
     __slots__ = ()
 
     def _run(self, ev: list[Event]) -> None:

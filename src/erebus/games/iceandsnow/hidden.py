@@ -13,6 +13,8 @@ from erebus.games.iceandsnow.serialization import FORMAT, Serialization
 
 
 class HiddenInfo(Serialization):
+    """Views per seat and determinizations for search bots."""
+
     __slots__ = ()
 
     def _known_box(self) -> list[str]:

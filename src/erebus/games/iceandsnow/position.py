@@ -140,11 +140,10 @@ _NESTED = tuple(n for n, k in _FIELDS if k == "ll")
 
 
 class Position:
-    """A position in a game of Through Ice and Snow.
+    """The fields of a position (the bottom layer of ``State``) and the queries on them.
 
-    Build one with :func:`new_game`.  The public API is the one of
-    ``shared/design/engine-api.md``; the attributes are internal but stable
-    enough for renderers and the test kit (:mod:`erebus.games.iceandsnow.kit`).
+    The attributes are internal but stable enough for renderers and the test
+    kit (:mod:`erebus.games.iceandsnow.kit`); build a state with ``new_game``.
     """
 
     __slots__ = (
@@ -350,7 +349,7 @@ class Position:
         )
 
     def crew_count(self, seat: int) -> int:
-        """Own crew (officers, sailors, Inuit pawns); Mutiny and event 24 count these."""
+        """Own crew (officers, sailors, Inuit pawns); Mutiny and the ``feed_crew`` effect count these."""
         b = F * seat
         return 3 + self.pv[b + SAILORS] + self.pv[b + PAWNS]
 

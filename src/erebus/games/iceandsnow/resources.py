@@ -53,6 +53,8 @@ from erebus.games.iceandsnow.towing import tow
 
 
 class ResourceRules(Position):
+    """Changes of a seat's numbers, each with its event and its track's zones."""
+
     __slots__ = ()
 
     def _gain(self, seat: int, what: str, v: int, reason: str, ev: list[Event]) -> None:

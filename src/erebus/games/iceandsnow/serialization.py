@@ -69,6 +69,8 @@ def _jcopy(x: Any) -> Any:
 
 
 class Serialization(DecisionRules):
+    """JSON of format 1, copies and the checks of a loaded position."""
+
     __slots__ = ()
 
     def clone(self) -> Self:

@@ -28,6 +28,8 @@ from erebus.games.iceandsnow.position import POLE
 
 
 class SetupRules(EventCardRules):
+    """A new game's set-up, up to the first decision of the flow."""
+
     __slots__ = ()
 
     def _setup(self, ev: list[Event]) -> None:

@@ -750,8 +750,13 @@ def _check_cards(c: Content, out: list[str]) -> None:
             )
         if h.species is not None:
             out.append(f"cards: hunting card {h.id!r} names a species; dual cards belong in 'dual'")
-    if not any(h.walrus for h in c.hunting.values()):
-        out.append("cards: no walrus hunting card (event 28 discards them)")
+    discards_walrus = [
+        e.number
+        for e in c.events.values()
+        if any(o.op == "round_modifier" and o["modifier"] == "no_walrus" for o in e.effect.reveal)
+    ]
+    if discards_walrus and not any(h.walrus for h in c.hunting.values()):
+        out.append(f"cards: no walrus hunting card (event {discards_walrus[0]} discards them)")
     for h in c.whales.values():
         if not h.whale:
             out.append(f"cards: whale card {h.id!r} is not marked whale")
