@@ -111,3 +111,17 @@ def test_a_new_card_is_data_only() -> None:
     assert "no_walrus" in st.round_mods
     assert st.to_json()["ev28"] is True  # format 1's flag of that modifier
     assert type(ev[0]).__name__ == "EventRevealed"
+
+
+def test_round_modifiers_in_format_1() -> None:
+    """Modifiers keep format 1's flags; an unknown one in a saved state is refused."""
+    st = new_game(2, 5)
+    d = st.to_json()
+    assert "round_mods" not in d and d["ev4"] is False
+    st.round_mods = ("explore_sled",)
+    d = st.to_json()
+    assert d["ev4"] is True and "round_mods" not in d
+    assert type(st).from_json(d).round_mods == ("explore_sled",)
+    d["round_mods"] = ["kraken"]
+    with pytest.raises(ValueError, match="unknown round modifier"):
+        type(st).from_json(d)
