@@ -66,8 +66,6 @@ from erebus.games.iceandsnow.events import (
     TrackChanged,
 )
 from erebus.games.iceandsnow.layout import (
-    CARD9,
-    CARD17,
     FOOD,
     FUEL,
     HEALTH,
@@ -84,6 +82,12 @@ from erebus.games.iceandsnow.layout import (
     TOW,
     USED,
     F,
+)
+from erebus.games.iceandsnow.layout import (
+    INTERPRETER as CARD17,
+)
+from erebus.games.iceandsnow.layout import (
+    MAP_OPEN_SEA as CARD9,
 )
 from erebus.games.iceandsnow.state import POLE, State
 
@@ -171,8 +175,8 @@ def card_locations(st: State) -> dict[str, Counter[Any]]:
     species = st.sp_deck + st.sp_disc + st.sp_eaten + st.sp_rev
     for hand in st.species:
         species += hand
-    if st.ev22 is not None:
-        species.append(st.ev22)
+    if st.event_draw is not None:
+        species.append(st.event_draw)
     events = st.ev_open + st.ev_coastal + st.ev_open_disc + st.ev_coastal_disc + st.ev_box
     if st.event is not None:
         events.append(st.event)

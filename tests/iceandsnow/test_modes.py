@@ -191,7 +191,7 @@ def test_shelter_and_ice_fishing_in_the_same_round_and_school_of_fish() -> None:
     st.apply(first_take(st, "build_shelter", crew=(0, 0, 0, 1, 1)))
     st.apply(Action("pass"))
     # event 26 (School of Fish): twice, or three times with an active shelter
-    st.ev26 = True
+    st.round_mods = ("ice_fishing",)
     st._legal = None
     st.apply(first_take(st, "ice_fishing", crew=(1, 0, 0, 0, 0)))
     assert st.player(0)["food"] == 12 + 3

@@ -17,7 +17,7 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from erebus.core.events import Event
-from erebus.games.iceandsnow.actions import Action, Crew, Take
+from erebus.games.iceandsnow.actions import Action, Crew, Take, compositions
 from erebus.games.iceandsnow.content import RESOURCES, Space
 from erebus.games.iceandsnow.events import (
     CabinBuilt,
@@ -26,21 +26,18 @@ from erebus.games.iceandsnow.events import (
     CrewPlaced,
     ScenarioProgress,
     ShelterBuilt,
-    SpeciesDiscovered,
     UpgradeBuilt,
 )
 from erebus.games.iceandsnow.layout import (
     BRIDGE,
     CABINS,
-    CARD17,
     DOGS,
     DYN,
     EXPLORES,
     FISHING_BOAT,
     FOOD,
     FUEL,
-    GET9,
-    GET17,
+    INTERPRETER,
     LABORATORY,
     PROXY,
     RES,
@@ -54,9 +51,10 @@ from erebus.games.iceandsnow.layout import (
     WORKSHOP,
     F,
 )
+from erebus.games.iceandsnow.resources import acquire_species
 
 if TYPE_CHECKING:
-    from erebus.games.iceandsnow.state import State
+    from erebus.games.iceandsnow.events_cards import EventCardRules as State
 
 ROLE_INDEX = {
     "captain": 0,
@@ -77,15 +75,6 @@ SHELTER_TOTALS = (2,)
 INTERPRETER_TOTALS = (2,)
 EVENT_SPACE = "event"
 SHELTER_SPACE = "build_shelter"
-
-
-@cache
-def compositions(avail: Crew) -> tuple[Crew, ...]:
-    """Every crew (by counts) that fits in ``avail``, the empty crew included."""
-    return tuple(
-        c  # type: ignore[misc]
-        for c in itertools.product(*(range(k + 1) for k in avail))
-    )
 
 
 @cache
@@ -164,11 +153,13 @@ def active_shelter(st: State, seat: int) -> bool:
 
 
 def sled_for_explore(st: State, seat: int) -> int:
-    return st.p(seat, SLED) - (1 if st.ev4 else 0)
+    """The sled's value for Explore: a round modifier may change it (Freezing Wind)."""
+    m = st.round_mod("explore_sled")
+    return st.p(seat, SLED) + (int(m["amount"]) if m is not None else 0)
 
 
 def explore_pp(st: State, seat: int) -> int:
-    """min(sled value, dog value) (§4.6.1); event 4 lowers the sled by 1."""
+    """min(sled value, dog value) (§4.6.1), the sled as :func:`sled_for_explore` counts it."""
     tr = st.content.tracks
     sled = max(0, min(sled_for_explore(st, seat), len(tr["sled"]["explore_pp"]) - 1))
     dogs = min(st.p(seat, DOGS), len(tr["dogs"]["explore_pp"]) - 1)
@@ -314,10 +305,10 @@ def take_actions(st: State, seat: int) -> list[Action]:
                 continue
             suffixes = _plain_suffixes(deposits(_NO_PAY, (0, 0, 0, 1))) if due else _PLAIN
         elif kind == "visit_inuit":
-            if pv[b + CARD17]:
+            if pv[b + INTERPRETER]:
                 extra = crew_options(avail, ("inuit",), INTERPRETER_TOTALS, ())
                 opts = _merged(opts, extra)
-                okey = (*okey, CARD17)
+                okey = (*okey, INTERPRETER)
             suffixes = plain_sfx
         elif kind == "hire_inuk":
             if st.inuit_pool <= 0:
@@ -421,16 +412,14 @@ def take_actions(st: State, seat: int) -> list[Action]:
             (avail, SHELTER_NEED, SHELTER_TOTALS, ()),
             _PLAIN,
         )
-    if st.event is not None and not st.event_taken:
-        card = content.events[st.event]
-        if card.kind == "action" and not (st.event == 22 and st.ev22 is None):
-            totals = tuple(card.crew)
-            out += _block(
-                EVENT_SPACE,
-                crew_options(avail, (), totals, ()),
-                (avail, (), totals, ()),
-                _PLAIN,
-            )
+    if st.event is not None and st.event_takeable():
+        totals = tuple(content.events[st.event].crew)
+        out += _block(
+            EVENT_SPACE,
+            crew_options(avail, (), totals, ()),
+            (avail, (), totals, ()),
+            _PLAIN,
+        )
     return out
 
 
@@ -447,7 +436,7 @@ def _plain_suffixes(deposits: tuple[str | None, ...]) -> tuple[Suffix, ...]:
 def _merged(
     a: tuple[tuple[Crew, str | None], ...], b: tuple[tuple[Crew, str | None], ...]
 ) -> tuple[tuple[Crew, str | None], ...]:
-    """``a`` then the options of ``b`` not in ``a`` (Visit the Inuit with event 17)."""
+    """``a`` then the options of ``b`` not in ``a`` (Visit the Inuit with the ``interpreter`` power)."""
     return tuple(dict.fromkeys(a + b))
 
 
@@ -497,7 +486,7 @@ def apply_take(st: State, seat: int, a: Action, ev: list[Event]) -> None:
         st._gain(seat, "food", int(st.rules["shelter_food"]), "shelter", ev)
         return
     if sid == EVENT_SPACE:
-        _event_action(st, seat, a, ev)
+        st._take_event(seat, ev)
         return
     i = st.tables.space_index[sid]
     sp = st.tables.spaces[i]
@@ -612,11 +601,9 @@ def apply_take(st: State, seat: int, a: Action, ev: list[Event]) -> None:
     elif kind == "ice_fishing":
         shelter = active_shelter(st, seat)
         times = 2 if shelter else 1
-        if st.ev26:
-            e26 = r["events"].get("26", {})
-            times = (
-                int(e26.get("with_shelter", 3)) if shelter else int(e26.get("ice_fishing_times", 2))
-            )
+        m = st.round_mod("ice_fishing")
+        if m is not None:
+            times = int(m["with_shelter"]) if shelter else int(m["times"])
         st._gain(seat, "food", total * times, "ice fishing", ev)
     elif kind == "trace_map":
         st._score(seat, len(st.mapped) * int(r["trace_map_pp_per_token"]), "trace the map", ev)
@@ -629,39 +616,6 @@ def apply_take(st: State, seat: int, a: Action, ev: list[Event]) -> None:
     elif kind.startswith("vow"):
         res = sp.resource or "dynamite"
         st._score(seat, st.p(seat, RES[res]) * int(r["vow_pp_per_resource"]), "vow of silence", ev)
-
-
-def acquire_species(st: State, seat: int, cid: str, ev: list[Event]) -> None:
-    """A species card joins the seat's collection; the first of a species scores (§3.11)."""
-    card = st.content.species[cid]
-    st.species[seat].append(cid)
-    ev.append(CardTaken(seat, cid, "species"))
-    if card.species not in st.gained[seat]:
-        st.gained[seat].append(card.species)
-    if card.species not in st.discovered:
-        st.discovered.append(card.species)
-        ev.append(SpeciesDiscovered(seat, card.species))
-        st._score(seat, int(st.rules["discover_pp"]), f"first {card.name}", ev)
-
-
-def _event_action(st: State, seat: int, a: Action, ev: list[Event]) -> None:
-    num = st.event
-    assert num is not None
-    st.event_taken = True
-    name = st.content.events[num].name
-    b = F * seat
-    if num == 9:
-        st.pv[b + GET9] = 1
-    elif num == 17:
-        st.pv[b + GET17] = 1
-    elif num == 22:
-        assert st.ev22 is not None
-        cid = st.ev22
-        st.ev22 = None
-        acquire_species(st, seat, cid, ev)
-    else:
-        for what, v in st.rules["events"].get(str(num), {}).items():
-            st._gain(seat, what, int(v), name, ev)
 
 
 def _search(st: State, seat: int, level: int, ev: list[Event]) -> None:

@@ -35,6 +35,8 @@ resource put in that column's warehouse).
 
 from __future__ import annotations
 
+import itertools
+from functools import cache
 from typing import Any, NamedTuple
 
 from erebus.core.jsonutil import get_str, require_dict
@@ -198,3 +200,12 @@ class Action(NamedTuple):
                 v = "+".join(f"{n}{'' if c == 1 else c}" for n, c in v.items() if c) or "none"
             parts.append(f"{k}={v}")
         return f"{kind} " + " ".join(parts)
+
+
+@cache
+def compositions(avail: Crew) -> tuple[Crew, ...]:
+    """Every crew (by counts) that fits in ``avail``, the empty crew included."""
+    return tuple(
+        c  # type: ignore[misc]
+        for c in itertools.product(*(range(k + 1) for k in avail))
+    )

@@ -52,7 +52,8 @@ Files and their shapes (``validate.problems`` checks them at load):
     ``"species"``; ``cartography`` (10): ``{"id", "regions": [3 region ids]}``;
     ``events`` (1–28): ``{"number", "name", "deck": "open"|"coastal", "kind":
     "immediate"|"action", "crew": [allowed crew counts] (action cards),
-    "optional": bool}``; ``investors`` (11): ``{"id", "name", "bonus": {res:
+    "optional": bool, "effect": {"reveal": [op], "take": [op]}}`` (the ops of
+    :mod:`~erebus.games.iceandsnow.effects`); ``investors`` (11): ``{"id", "name", "bonus": {res:
     n}, "objective": str, "params": {...}, "reward"}``; ``upgrades`` (1–11):
     ``{"number", "name", "copies", "cost", "optional": bool}``.
 
@@ -70,188 +71,59 @@ Files and their shapes (``validate.problems`` checks them at load):
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from typing import Any
 
-ROLES = ("captain", "carpenter", "scientist")
-CREW_KINDS = ("captain", "carpenter", "scientist", "sailors", "inuit")
-RESOURCES = ("dynamite", "wood", "rifles", "dogs")
+from erebus.games.iceandsnow.effects import CardEffect, effect_problems, parse_effect
+from erebus.games.iceandsnow.model import (
+    CREW_KINDS,
+    RESOURCES,
+    ROLES,
+    Anchor,
+    CartographyCard,
+    Content,
+    EventCard,
+    HuntingCard,
+    Investor,
+    Region,
+    Route,
+    Section,
+    Side,
+    Space,
+    SpeciesCard,
+    Track,
+    Upgrade,
+    Warehouse,
+)
+from erebus.games.iceandsnow.validate import check_content
+
+__all__ = [
+    "CREW_KINDS",
+    "DATA_FILES",
+    "RESOURCES",
+    "ROLES",
+    "Anchor",
+    "CartographyCard",
+    "Content",
+    "EventCard",
+    "HuntingCard",
+    "Investor",
+    "Region",
+    "Route",
+    "Section",
+    "Side",
+    "Space",
+    "SpeciesCard",
+    "Track",
+    "Upgrade",
+    "Warehouse",
+    "default_content",
+    "parse_content",
+    "read_data",
+]
+
 DATA_FILES = ("map", "board", "tracks", "cards", "scenarios", "rules")
-
-
-@dataclass(frozen=True)
-class Region:
-    id: str
-    name: str
-    species: int
-    island: bool
-
-
-@dataclass(frozen=True)
-class Anchor:
-    id: str
-    name: str
-    region: str
-    x: float
-    y: float
-    start: bool
-    blue: bool
-    final_pp: int | None
-    edge: bool
-
-
-@dataclass(frozen=True)
-class Route:
-    src: str
-    dst: str
-    dynamite: int
-
-
-@dataclass(frozen=True)
-class Side:
-    section: str
-    side: str
-    anchors: tuple[Anchor, ...]
-    routes: tuple[Route, ...]
-
-
-@dataclass(frozen=True)
-class Section:
-    id: str
-    name: str
-    index: int
-    sides: dict[str, Side]
-
-
-@dataclass(frozen=True)
-class Space:
-    """One action of the action board (it may have several slots)."""
-
-    id: str
-    column: str
-    slots: dict[int, int | None]  # players -> number of slots (None = unlimited)
-    above_warehouse: bool
-    final: bool
-    need: tuple[str, ...]
-    totals: tuple[int, ...]
-    wood: int
-    fuel: int
-    resource: str | None
-
-
-@dataclass(frozen=True)
-class Warehouse:
-    column: str
-    officer: str
-    gives: str
-
-
-@dataclass(frozen=True)
-class Track:
-    """Health or morale."""
-
-    max: int
-    start: int
-    effects: dict[int, str]
-    end_pp: tuple[int, ...]
-
-
-@dataclass(frozen=True)
-class SpeciesCard:
-    id: str
-    species: str
-    name: str
-    pp: int
-    food: int
-    health: int
-    fishing_boat: bool
-
-
-@dataclass(frozen=True)
-class HuntingCard:
-    id: str
-    name: str
-    prey: int
-    food: int
-    health: int
-    walrus: bool
-    whale: bool
-    species: str | None = None  # dual species cards only
-
-
-@dataclass(frozen=True)
-class CartographyCard:
-    id: str
-    regions: tuple[str, str, str]
-
-
-@dataclass(frozen=True)
-class EventCard:
-    number: int
-    name: str
-    deck: str
-    kind: str
-    crew: tuple[int, ...]
-    optional: bool
-
-
-@dataclass(frozen=True)
-class Investor:
-    id: str
-    name: str
-    bonus: dict[str, int]
-    objective: str
-    params: dict[str, Any]
-    reward: int
-
-
-@dataclass(frozen=True)
-class Upgrade:
-    number: int
-    name: str
-    copies: int
-    cost: int
-    optional: bool
-
-
-@dataclass(frozen=True)
-class Content:
-    """Everything loaded from ``data/``; ``raw`` keeps the parsed JSON per file."""
-
-    regions: dict[str, Region]
-    sections: tuple[Section, ...]
-    spaces: dict[str, Space]
-    warehouses: dict[str, Warehouse]  # by column
-    health: Track
-    morale: Track
-    tracks: dict[str, Any]  # fuel, sled, dogs, towing, food, inuit, upgrade_spaces (raw)
-    species: dict[str, SpeciesCard]
-    hunting: dict[str, HuntingCard]
-    whales: dict[str, HuntingCard]
-    dual: dict[str, HuntingCard]
-    cartography: dict[str, CartographyCard]
-    events: dict[int, EventCard]
-    investors: dict[str, Investor]
-    upgrades: dict[int, Upgrade]
-    scenarios: dict[str, Any]
-    rules: dict[str, Any]
-    raw: dict[str, Any] = field(repr=False, compare=False, default_factory=dict)
-
-    # -- map queries ---------------------------------------------------------
-
-    def side(self, section: str, side: str) -> Side:
-        for s in self.sections:
-            if s.id == section:
-                return s.sides[side]
-        raise KeyError(section)
-
-    def section_index(self, section: str) -> int:
-        for s in self.sections:
-            if s.id == section:
-                return s.index
-        raise KeyError(section)
 
 
 def _anchor(d: dict[str, Any]) -> Anchor:
@@ -281,6 +153,16 @@ def _hunting(d: dict[str, Any]) -> HuntingCard:
     )
 
 
+def _effect(e: dict[str, Any]) -> CardEffect:
+    """The card's parsed effect; a faulty one is left empty here and reported by
+    the validator (``effect_problems``) with the card's number."""
+    eff = e.get("effect")
+    if effect_problems(e.get("number"), e.get("kind"), eff):
+        return CardEffect()
+    assert isinstance(eff, dict)
+    return parse_effect(eff)
+
+
 def parse_content(raw: dict[str, Any]) -> Content:
     """Build :class:`Content` from the parsed JSON files (``raw[name]`` per file).
 
@@ -292,8 +174,6 @@ def parse_content(raw: dict[str, Any]) -> Content:
         content = _parse(raw)
     except (KeyError, TypeError, AttributeError) as exc:
         raise ValueError(f"game data is malformed: {exc!r}") from exc
-    from erebus.games.iceandsnow.validate import check_content
-
     check_content(content)
     return content
 
@@ -378,6 +258,7 @@ def _parse(raw: dict[str, Any]) -> Content:
                 e["kind"],
                 tuple(e.get("crew", ())),
                 bool(e.get("optional", False)),
+                _effect(e),
             )
             for e in c["events"]
         },

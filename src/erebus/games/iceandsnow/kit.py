@@ -25,16 +25,16 @@ from typing import Any
 
 from erebus.games.iceandsnow.layout import (
     CABINS,
-    CARD9,
-    CARD17,
     DOGS,
     DYN,
     EXPLORES,
     FOOD,
     FUEL,
     HEALTH,
+    INTERPRETER,
     INUIT,
     LEADS,
+    MAP_OPEN_SEA,
     MORALE,
     PAWNS,
     PP,
@@ -69,8 +69,8 @@ PLAYER_FIELDS = {
     "leads": LEADS,
     "explores": EXPLORES,
     "rescued": RESCUED,
-    "card9": CARD9,
-    "card17": CARD17,
+    "map_open_sea": MAP_OPEN_SEA,
+    "interpreter": INTERPRETER,
 }
 
 

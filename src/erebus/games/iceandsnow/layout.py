@@ -34,10 +34,11 @@ HIRED = 30  # Inuit hired this round, joining at Boarding
 PROXY = 31  # bit mask of officer roles already played by a proxy this round
 PASSED = 32
 RESCUED = 33  # Lost Expedition survivors in the infirmary (fed, never usable)
-CARD9 = 34  # holds event card 9 (may map on open sea as leader)
-CARD17 = 35  # holds event card 17 (Visit the Inuit with 1 Inuk + 1 crew)
-GET9 = 36  # took event 9 this round: card and Inuk come at the end of the Action phase
-GET17 = 37
+# Powers of kept event cards (``effects.POWERS``, in that order), one field each:
+POWER_HELD = 34  # 2 fields: holds a kept event card granting that power
+POWER_DUE = 36  # 2 fields: took such a card this round; card and Inuk come at Boarding
+MAP_OPEN_SEA = POWER_HELD + 0  # may map a region after an open-sea voyage as leader
+INTERPRETER = POWER_HELD + 1  # may Visit the Inuit with 1 Inuk + 1 crew member
 BOILER = 38  # uses the Boiler (upgrade 8) in this Voyage step
 TURNS = 39  # actions taken in this Action phase
 F = 40

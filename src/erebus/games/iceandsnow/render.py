@@ -57,8 +57,6 @@ from erebus.games.iceandsnow.events import (
     UpgradeBuilt,
 )
 from erebus.games.iceandsnow.layout import (
-    CARD9,
-    CARD17,
     HIRED,
     INF,
     LEADS,
@@ -68,6 +66,12 @@ from erebus.games.iceandsnow.layout import (
     TURNS,
     USED,
     F,
+)
+from erebus.games.iceandsnow.layout import (
+    INTERPRETER as CARD17,
+)
+from erebus.games.iceandsnow.layout import (
+    MAP_OPEN_SEA as CARD9,
 )
 from erebus.games.iceandsnow.state import State
 from erebus.games.iceandsnow.wording import SPACE_LABELS as SPACE_LABELS

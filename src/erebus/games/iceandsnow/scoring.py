@@ -2,7 +2,9 @@
 
 Pure functions over a finished state's data; every result is a ``(seat,
 delta, reason)`` triple that the state turns into ``ScoreChanged`` events,
-so the log explains every point.
+so the log explains every point.  They read only the position's fields
+(:class:`~erebus.games.iceandsnow.position.Position`), so scoring depends on
+the bottom layer of the state and the state's flow on scoring, not both ways.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from erebus.games.iceandsnow.layout import (
 )
 
 if TYPE_CHECKING:
-    from erebus.games.iceandsnow.state import State
+    from erebus.games.iceandsnow.position import Position as State
 
 
 def split_majority(counts: Sequence[int], values: Sequence[int]) -> list[int]:

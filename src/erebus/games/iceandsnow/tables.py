@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from erebus.games.iceandsnow.content import Anchor, Content, Space
+from erebus.games.iceandsnow.effects import Op
+from erebus.games.iceandsnow.model import Anchor, Content, Space
 
 #: Immediate PP of upgrade tiles 10 and 11 (§8.3); used when cards.json gives no "pp".
 UPGRADE_IMMEDIATE_PP = {10: 6, 11: 3}
@@ -33,6 +34,10 @@ class Tables:
     hunting_all: dict[str, Any]
     upgrade_pp: dict[int, int]
     food_max: int
+    #: round modifier name -> its ``round_modifier`` op (one per name, validated)
+    modifiers: dict[str, Op]
+    #: power name -> (number of the event card granting it, its ``keep_card`` op)
+    powers: dict[str, tuple[int, Op]]
     route_cache: dict[tuple[tuple[Any, ...], str, bool], tuple[tuple[str, int], ...]] = field(
         default_factory=dict
     )
@@ -83,6 +88,16 @@ def tables_for(content: Content) -> Tables:
     }
     hunting_all: dict[str, Any] = {**content.hunting, **content.whales, **content.dual}
     columns = tuple(w for w in content.warehouses)
+    modifiers: dict[str, Op] = {}
+    powers: dict[str, tuple[int, Op]] = {}
+    for num in sorted(content.events):
+        eff = content.events[num].effect
+        for op in eff.reveal:
+            if op.op == "round_modifier":
+                modifiers.setdefault(str(op["modifier"]), op)
+        for op in eff.take:
+            if op.op == "keep_card":
+                powers.setdefault(str(op["power"]), (num, op))
     t = Tables(
         content=content,
         anchors=anchors,
@@ -96,6 +111,8 @@ def tables_for(content: Content) -> Tables:
         hunting_all=hunting_all,
         upgrade_pp=upgrade_pp,
         food_max=int(content.tracks.get("food", {}).get("max", DEFAULT_FOOD_MAX)),
+        modifiers=modifiers,
+        powers=powers,
     )
     _CACHE[id(content)] = t
     return t
