@@ -203,13 +203,19 @@ def tournament(
     plot: Annotated[
         str | None, typer.Option(help="Score-distribution PNG (default: next to --out).")
     ] = None,
+    options: Annotated[
+        str | None,
+        typer.Option(help='The game\'s options as JSON, e.g. \'{"modes": ["survival"]}\'.'),
+    ] = None,
 ) -> None:
     """Bots against bots: win rates, Elo, and the game's balance figures."""
     from erebus.tournament import main as tournament_main
 
     _check_game(game)
     raise typer.Exit(
-        tournament_main(game, players, bots, games, jobs, seed, time, iterations, out, plot)
+        tournament_main(
+            game, players, bots, games, jobs, seed, time, iterations, out, plot, options=options
+        )
     )
 
 

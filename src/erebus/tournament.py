@@ -52,7 +52,6 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -67,6 +66,8 @@ from rich.progress import (
 )
 from rich.table import Table
 
+from erebus.core import events as common
+from erebus.core.game import GameSpec
 from erebus.games import get_game
 
 ELO_BASE = 1500.0
@@ -131,6 +132,7 @@ class GameTask:
     seats: tuple[str, ...]
     time_s: float | None = None
     iterations: int | None = None
+    options: dict[str, Any] | None = None  # the game's options (``spec.parse_options``)
 
 
 @dataclass
@@ -147,9 +149,9 @@ class GameRecord:
     winners: list[int]
     actions: int
     rounds: int | None
-    reached_northwest: list[bool | None]
-    returned: list[bool | None]
-    sled_lost: list[bool | None]
+    #: Per statistic of the game's spec (``GameSpec.statistics``), its value per seat
+    #: (Northwest: ``reached_northwest``, ``returned``, ``sled_lost``).
+    statistics: dict[str, list[bool]]
     points: list[dict[str, int]]
     everyone_lost: bool | None = None  # games where the whole table can lose (Ice and Snow)
 
@@ -157,56 +159,32 @@ class GameRecord:
         return asdict(self)
 
 
-def _try(fn: Callable[[], Any]) -> Any:
-    """``fn()``, or ``None`` when the game has no such query (the per-seat extras
-    are Northwest's; another game still gets scores, wins and Elo)."""
-    try:
-        return fn()
-    except (AttributeError, KeyError, TypeError, ValueError):
-        return None
-
-
-def _or_seen(flag: bool | None, seen: bool) -> bool | None:
-    """A final-state flag, also true if an event showed it happened; ``None`` if the
-    game has no such query."""
-    return None if flag is None else flag or seen
-
-
-def _reached(state: Any, seat: int) -> bool:
-    return state.tokens(seat)["northwest"] is not None
-
-
-def _returned(state: Any, seat: int) -> bool:
-    return bool(state.returned(seat))
-
-
-def _sled_lost(state: Any, seat: int) -> bool:
-    return bool(state.position(seat, "sled") == "lost")
-
-
-def places_of(state: Any) -> list[int]:
+def places_of(
+    state: Any,
+    tied: Callable[[Any, int, int], bool] | None = None,
+    winners: Callable[[Any], Sequence[int]] | None = None,
+) -> list[int]:
     """Competition places per seat (1 = best; tied seats share the better place).
 
     Two neighbours in ``state.ranking()`` are tied when their scores are equal
-    and the rules' tie-break (returning to Greenland first) does not separate
-    them, i.e. neither returned; ``ranking()``'s last resort, seat number, is
-    not a rule and does not count.
+    and the rules' tie-break (the spec's ``tied``; Northwest: returning to
+    Greenland first) does not separate them; ``ranking()``'s last resort, seat
+    number, is not a rule and does not count.  When the spec's ``winners`` names
+    nobody, the whole table lost together: every seat is last.
     """
     scores = state.scores()
     ranking = state.ranking()
-    if getattr(state, "lost", False):  # everyone lost together: nobody wins
+    if winners is not None and not winners(state):  # everyone lost together
         return [len(scores)] * len(scores)
-    returned: Callable[[int], Any] = getattr(state, "returned", lambda seat: False)
     places = [0] * len(scores)
     for i, seat in enumerate(ranking):
         prev = ranking[i - 1] if i else None
-        tied = (
+        same = (
             prev is not None
             and scores[prev] == scores[seat]
-            and not returned(prev)
-            and not returned(seat)
+            and (tied is None or tied(state, prev, seat))
         )
-        places[seat] = places[prev] if tied and prev is not None else i + 1
+        places[seat] = places[prev] if same and prev is not None else i + 1
     return places
 
 
@@ -218,8 +196,8 @@ def play_game(task: GameTask) -> GameRecord:
     """
     from erebus.bots import make_bot
 
-    module = get_game(task.game)
-    state = module.new_game(players=task.players, seed=task.seed)
+    spec = get_game(task.game)
+    state = spec.new_game(task.players, task.seed, task.options)
     bots = [
         make_bot(
             name, seed=bot_seed(task.seed, seat), time_s=task.time_s, iterations=task.iterations
@@ -227,10 +205,10 @@ def play_game(task: GameTask) -> GameRecord:
         for seat, name in enumerate(task.seats)
     ]
     n = task.players
-    sources, source_of = sources_of(module)
+    sources, source_of = sources_of(spec)
     points = [dict.fromkeys(sources, 0) for _ in range(n)]
-    reached = [False] * n
-    lost = [False] * n
+    seen = {st.key: [False] * n for st in spec.statistics}
+    watch = [(st.key, st.seen) for st in spec.statistics if st.seen is not None]
     actions = 0
     while not state.is_over:
         if actions >= MAX_ACTIONS:
@@ -247,16 +225,15 @@ def play_game(task: GameTask) -> GameRecord:
             ) from exc
         actions += 1
         for ev in events:
-            kind = type(ev).__name__
-            if kind == "ScoreChanged":
+            if isinstance(ev, common.ScoreChanged):
                 src = source_of(ev.reason)
                 if src is not None:
                     points[ev.seat][src] = points[ev.seat].get(src, 0) + ev.delta
-            elif kind == "ReachedNorthwest":
-                reached[ev.seat] = True
-            elif kind == "SledLost":
-                lost[ev.seat] = True
-    places = places_of(state)
+            for key, shows in watch:
+                who = shows(ev)
+                if who is not None:
+                    seen[key][who] = True
+    places = places_of(state, spec.tied, spec.winners)
     return GameRecord(
         index=task.index,
         seed=task.seed,
@@ -266,23 +243,23 @@ def play_game(task: GameTask) -> GameRecord:
         places=places,
         winners=sorted(s for s in range(n) if places[s] == 1),
         actions=actions,
-        rounds=_try(lambda: int(state.round)),
-        reached_northwest=[
-            _or_seen(_try(partial(_reached, state, s)), reached[s]) for s in range(n)
-        ],
-        returned=[_try(partial(_returned, state, s)) for s in range(n)],
-        sled_lost=[_or_seen(_try(partial(_sled_lost, state, s)), lost[s]) for s in range(n)],
+        rounds=spec.rounds(state) if spec.rounds is not None else None,
+        statistics={
+            st.key: [bool(st.value(state, s)) or seen[st.key][s] for s in range(n)]
+            for st in spec.statistics
+        },
         points=[{k: v for k, v in p.items() if v or k != "other"} for p in points],
-        everyone_lost=_try(lambda: bool(state.lost)),
+        everyone_lost=None if spec.winners is None else not spec.winners(state),
     )
 
 
-def sources_of(module: Any) -> tuple[tuple[str, ...], Callable[[str], str | None]]:
-    """A game's score sources and its reason→source function (Northwest's by default)."""
-    return (
-        tuple(getattr(module, "SOURCES", SOURCES)),
-        getattr(module, "score_source", score_source),
-    )
+def _other(reason: str) -> str:
+    return "other"
+
+
+def sources_of(spec: GameSpec) -> tuple[tuple[str, ...], Callable[[str], str | None]]:
+    """A game's score sources and its reason→source function (all "other" without one)."""
+    return tuple(spec.score_sources), spec.score_source or _other
 
 
 # ------------------------------------------------------------------ statistics
@@ -436,6 +413,7 @@ class TournamentResult:
     elapsed_s: float = 0.0
     balanced: bool = True
     notes: list[str] = field(default_factory=list)
+    options: dict[str, Any] = field(default_factory=dict)  # the game's options
 
     @property
     def names(self) -> list[str]:
@@ -454,6 +432,7 @@ class TournamentResult:
                 "seed": self.seed,
                 "time_s": self.time_s,
                 "iterations": self.iterations,
+                "options": self.options,
                 "base_lineup": base_lineup(self.bots, self.players),
                 "balanced": self.balanced,
                 "elo_method": ELO_METHOD,
@@ -505,14 +484,17 @@ def _check(
     jobs: int,
     time_s: float | None,
     iterations: int | None,
-) -> None:
-    """Fail in the caller's process, with a plain message, before any worker starts."""
+    options: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Fail in the caller's process, with a plain message, before any worker starts;
+    the game's complete options (``spec.parse_options``)."""
     from erebus.bots import make_bot
 
-    module = get_game(game)
-    allowed = getattr(module, "PLAYERS", None)
-    if allowed is not None and players not in allowed:
-        raise ValueError(f"{game} is for {', '.join(map(str, allowed))} players, not {players}")
+    spec = get_game(game)
+    if players not in spec.players:
+        allowed = ", ".join(map(str, spec.players))
+        raise ValueError(f"{game} is for {allowed} players, not {players}")
+    parsed = spec.parse_options(players, options)
     if games < 1:
         raise ValueError("play at least one game")
     if jobs < 1:
@@ -525,6 +507,7 @@ def _check(
         raise ValueError("iterations must be at least 1")
     for name in dict.fromkeys(bots):
         make_bot(name, seed=0)  # ValueError naming the choices if unknown
+    return parsed
 
 
 def run_tournament(
@@ -538,8 +521,12 @@ def run_tournament(
     iterations: int | None = None,
     progress: bool = True,
     console: Console | None = None,
+    options: dict[str, Any] | None = None,
 ) -> TournamentResult:
     """Play ``games`` games between ``bots`` with rotated seats; see the module docstring.
+
+    ``options``: the game's options (checked by its ``parse_options``; every game
+    of the tournament is played with them).
 
     ``jobs`` worker processes play games in parallel (``jobs=1``: in this
     process, easier to debug and profile).  Workers are *spawned*, not forked,
@@ -549,7 +536,7 @@ def run_tournament(
     Records come back in game order whatever order the games finished in.
     """
     bots = [b.strip() for b in bots if b.strip()]
-    _check(game, players, bots, games, jobs, time_s, iterations)
+    game_options = _check(game, players, bots, games, jobs, time_s, iterations, options)
     tasks = [
         GameTask(
             game=game,
@@ -559,6 +546,7 @@ def run_tournament(
             seats=tuple(lineup(bots, players, i)),
             time_s=time_s,
             iterations=iterations,
+            options=game_options or None,
         )
         for i in range(games)
     ]
@@ -619,6 +607,7 @@ def run_tournament(
         elapsed_s=time.perf_counter() - start,
         balanced=balanced,
         notes=notes,
+        options=game_options,
     )
 
 
@@ -637,22 +626,18 @@ def _rate(flags: Sequence[bool | None]) -> float | None:
 def balance_summary(result: TournamentResult) -> dict[str, Any]:
     """Figures about the game rather than the bots, for ``docs/balance.md``.
 
-    Rates per expedition are over seats (``players × games``); per game, the
-    share of games where it happened at least once.  ``None`` where the game
-    has no such thing.  ``points_by_source`` is the mean points per seat by
-    source, per bot and over all seats; ``seat_win_rate`` (shared wins split)
-    shows a first- or last-player advantage.
+    ``statistics``: per statistic of the game's spec (Northwest: reaching the
+    Northwest Passage, returning to Greenland, sleds lost), its labels, the rate
+    over expeditions (seats, ``players × games``), the share of games where it
+    happened at least once and the mean count per game.  ``points_by_source`` is
+    the mean points per seat by source, per bot and over all seats;
+    ``seat_win_rate`` (shared wins split) shows a first- or last-player advantage.
     """
     recs = result.records
     n_games = len(recs)
     seats = [(r, s) for r in recs for s in range(len(r.seats))]
-    sources = sources_of(get_game(result.game))[0]
-
-    def per_game(attr: str) -> float | None:
-        flags = [getattr(r, attr) for r in recs]
-        if not flags or all(v is None for f in flags for v in f):
-            return None
-        return sum(1 for f in flags if any(f)) / n_games
+    spec = get_game(result.game)
+    sources = sources_of(spec)[0]
 
     def points_mean(pairs: Sequence[tuple[GameRecord, int]]) -> dict[str, float]:
         out = {}
@@ -662,14 +647,26 @@ def balance_summary(result: TournamentResult) -> dict[str, Any]:
                 out[src] = round(statistics.fmean(vals), 3) if vals else 0.0
         return out
 
+    figures: dict[str, Any] = {}
+    for st in spec.statistics:
+        flags = [r.statistics[st.key] for r in recs]
+        figures[st.key] = {
+            "label": st.label,
+            "game_label": st.game_label,
+            "count_label": st.count_label,
+            "per_expedition": _rate([r.statistics[st.key][s] for r, s in seats]),
+            "per_game": sum(1 for f in flags if any(f)) / n_games if n_games else None,
+            "count_per_game": _mean([sum(bool(v) for v in f) for f in flags]),
+        }
     per_bot: dict[str, Any] = {}
     for name in result.names:
         mine = [(r, s) for r, s in seats if r.seats[s] == name]
         per_bot[name] = {
             "seats": len(mine),
-            "reached_northwest": _rate([r.reached_northwest[s] for r, s in mine]),
-            "returned": _rate([r.returned[s] for r, s in mine]),
-            "sled_lost": _rate([r.sled_lost[s] for r, s in mine]),
+            **{
+                st.key: _rate([r.statistics[st.key][s] for r, s in mine])
+                for st in spec.statistics
+            },
             "points_by_source": points_mean(mine),
         }
     players = result.players
@@ -677,19 +674,10 @@ def balance_summary(result: TournamentResult) -> dict[str, Any]:
     for r in recs:
         for s in r.winners:
             seat_wins[s] += 1 / len(r.winners)
-    sleds = [r.sled_lost for r in recs]
     return {
         "games": n_games,
         "expeditions": len(seats),
-        "reached_northwest_per_expedition": _rate([r.reached_northwest[s] for r, s in seats]),
-        "reached_northwest_per_game": per_game("reached_northwest"),
-        "returned_per_expedition": _rate([r.returned[s] for r, s in seats]),
-        "returned_per_game": per_game("returned"),
-        "sleds_lost_per_game": (
-            None
-            if all(v is None for f in sleds for v in f)
-            else _mean([sum(bool(v) for v in f) for f in sleds])
-        ),
+        "statistics": figures,
         "mean_rounds": _mean([r.rounds for r in recs if r.rounds is not None]),
         "mean_actions": _mean([r.actions for r in recs]),
         "seat_win_rate": [w / n_games if n_games else 0.0 for w in seat_wins],
@@ -697,7 +685,7 @@ def balance_summary(result: TournamentResult) -> dict[str, Any]:
         "per_bot": per_bot,
         "everyone_lost_per_game": _rate([r.everyone_lost for r in recs]),
         "sources": list(sources),
-        "source_labels": dict(getattr(get_game(result.game), "SOURCE_LABELS", SOURCE_LABELS)),
+        "source_labels": dict(spec.source_labels),
     }
 
 
@@ -710,19 +698,14 @@ def balance_tables(summary: dict[str, Any]) -> list[Table]:
     facts = Table(title="Balance", show_header=False)
     facts.add_column("")
     facts.add_column("", justify="right")
-    if summary["reached_northwest_per_expedition"] is not None:
-        facts.add_row(
-            "Expeditions reaching the NW Passage",
-            _pct(summary["reached_northwest_per_expedition"]),
-        )
-        facts.add_row("Games where one reaches it", _pct(summary["reached_northwest_per_game"]))
-        facts.add_row(
-            "Expeditions returning to Greenland", _pct(summary["returned_per_expedition"])
-        )
-        lost = summary["sleds_lost_per_game"]
-        facts.add_row("Sleds lost per game", "—" if lost is None else f"{lost:.2f}")
-    if summary.get("everyone_lost_per_game") is not None:
-        facts.add_row("Games the whole table lost", _pct(summary["everyone_lost_per_game"]))
+    for fig in summary["statistics"].values():
+        if fig["label"] is not None:
+            facts.add_row(fig["label"], _pct(fig["per_expedition"]))
+        if fig["game_label"] is not None:
+            facts.add_row(fig["game_label"], _pct(fig["per_game"]))
+        if fig["count_label"] is not None:
+            count = fig["count_per_game"]
+            facts.add_row(fig["count_label"], "—" if count is None else f"{count:.2f}")
     rounds = summary["mean_rounds"]
     facts.add_row("Rounds per game", "—" if rounds is None else f"{rounds:.1f}")
     facts.add_row(
@@ -732,8 +715,8 @@ def balance_tables(summary: dict[str, Any]) -> list[Table]:
     points = Table(title="Mean points per expedition by source")
     points.add_column("Bot", style="bold")
     rows = {**summary["per_bot"], "all": {"points_by_source": summary["points_by_source"]}}
-    labels = summary.get("source_labels", SOURCE_LABELS)
-    order = summary.get("sources", SOURCES)
+    labels = summary["source_labels"]
+    order = summary["sources"]
     sources = [s for s in order if any(s in v["points_by_source"] for v in rows.values())]
     for src in sources:
         points.add_column(labels.get(src, src), justify="right", no_wrap=True)
@@ -818,8 +801,11 @@ def main(
     plot: str | None = None,
     console: Console | None = None,
     progress: bool = True,
+    options: str | None = None,
 ) -> int:
     """``erebus tournament``: run, print the tables, write the files; the exit code.
+
+    ``options``: the game's options as a JSON object (``--options``).
 
     The plot goes next to ``out`` (same name, ``.png``) unless ``plot`` names
     a file; without either there is no plot.
@@ -827,6 +813,7 @@ def main(
     console = console or Console()
     names = [b.strip() for b in bots.split(",") if b.strip()]
     try:
+        game_options = _json_object(options)
         result = run_tournament(
             game=game,
             players=players,
@@ -838,6 +825,7 @@ def main(
             iterations=iterations,
             progress=progress,
             console=console,
+            options=game_options,
         )
     except ValueError as exc:
         console.print(f"[red]error:[/] {exc}")
@@ -858,3 +846,18 @@ def main(
             console.print("[red]error:[/] the plot needs matplotlib: pip install 'erebus[plot]'")
             return 1
     return 0
+
+
+def _json_object(text: str | None) -> dict[str, Any] | None:
+    """``--options``: None, or a JSON object (``ValueError`` otherwise)."""
+    if text is None:
+        return None
+    import json
+
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"--options is not JSON: {exc}") from exc
+    if not isinstance(value, dict):
+        raise ValueError("--options must be a JSON object")
+    return value
