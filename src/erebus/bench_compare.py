@@ -95,11 +95,11 @@ def load_their_game() -> Any:
 
 def our_random_moves(seconds: float, pick: Callable[[list[Any]], Any], seed: int = 0) -> float:
     """Random moves/s along whole 4-player Northwest Passage games chosen by ``pick``."""
-    module = get_game(GAME)
+    spec = get_game(GAME)
     moves = 0
     start = time.perf_counter()
     while True:
-        state = module.new_game(players=PLAYERS, seed=seed)
+        state = spec.new_game(PLAYERS, seed)
         seed += 1
         while not state.is_over:
             state.apply(pick(state.legal_actions()))
