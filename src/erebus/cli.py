@@ -1,6 +1,6 @@
 """The ``erebus`` command: play at the terminal, replay a save, run the benchmark.
 
-A thin Typer layer: it parses options and hands over to :mod:`erebus.play`
+A thin Typer layer: it parses options and hands over to :mod:`erebus.terminal.app`
 (and :mod:`erebus.bench`), whose functions return the exit code, so everything
 the command does is testable without a subprocess.
 """
@@ -81,7 +81,7 @@ def play(
     ] = None,
 ) -> None:
     """Play a game; seats not taken by people are played by bots of the chosen level."""
-    from erebus.play import run_play
+    from erebus.terminal.app import run_play
 
     name_list = [n.strip() for n in names.split(",")] if names else None
     code = run_play(
@@ -108,7 +108,7 @@ def replay(
     ] = False,
 ) -> None:
     """Step through a saved game of any erebus game (Enter = next action, q = quit)."""
-    from erebus.play import run_replay
+    from erebus.terminal.app import run_replay
 
     raise typer.Exit(run_replay(path, step=not no_step))
 

@@ -77,7 +77,7 @@ class RlEncoding:
     ``action_at(state, index)`` the action an index stands for (``ValueError`` if
     none); ``action_index(state, action)`` its inverse.  For a game whose choices are
     too many to number, the index may be the position in ``legal_actions()``.
-    ``text(state)`` the plain-text picture of ``render(mode="ansi")``."""
+    (``render(mode="ansi")`` shows the terminal's plain-text picture of the game.)"""
 
     action_space_size: Callable[[], int]
     observation_bounds: Callable[[], tuple[Any, Any]]
@@ -85,7 +85,6 @@ class RlEncoding:
     legal_mask: Callable[[State], Any]
     action_at: Callable[[State, int], Action]
     action_index: Callable[[State, Action], int]
-    text: Callable[[State], str]
 
 
 @dataclass(frozen=True)

@@ -104,7 +104,9 @@ class SpecAdapter:
         return self.rl.action_at(state, index)
 
     def text(self, state: Any) -> str:
-        return self.rl.text(state)
+        from erebus.terminal.app import plain_text
+
+        return plain_text(self.spec.name, state)
 
 
 def adapter_for(game: str, players: int, options: dict[str, Any] | None = None) -> Adapter:

@@ -61,7 +61,6 @@ from typing import Any
 
 from erebus.games import get_game
 from erebus.games.northwest.content import Content, default_content
-from erebus.games.northwest.spec import summary_text, text
 from erebus.games.northwest.state import State
 from erebus.rl.game_env import REWARD_MODES, GameEnv, SpecAdapter
 
@@ -96,6 +95,9 @@ class NorthwestAdapter(SpecAdapter):
 
         return new_game(players, seed, self._content)
 
+    def text(self, state: Any) -> str:
+        return render_text(state)
+
 
 class NorthwestEnv(GameEnv):
     """PettingZoo AEC environment of Northwest Passage (see the module docstring):
@@ -124,7 +126,27 @@ class NorthwestEnv(GameEnv):
 
 def render_text(state: State, width: int = 160) -> str:
     """The state as plain text: the game's Rich view without colours, or a summary."""
-    return text(state, width)
+    try:
+        from erebus.terminal.northwest import UI
+
+        return UI.plain_text(state, width)
+    except (ImportError, AttributeError):
+        return summary_text(state)
+
+
+def summary_text(state: State) -> str:
+    """A few lines of text: round, sun, scores, crews and vehicle positions."""
+    lines = [
+        f"Northwest Passage, {state.players} players, round {state.round}, sun {state.sun}"
+        + (" — game over" if state.is_over else f", to act: seat {state.current_player}")
+    ]
+    for seat in range(state.players):
+        crew = state.crew(seat)
+        lines.append(
+            f"seat {seat}: score {state.scores()[seat]}, ship {state.position(seat, 'ship')}, "
+            f"sled {state.position(seat, 'sled')}, crew ship {crew['ship']} sled {crew['sled']}"
+        )
+    return "\n".join(lines) + "\n"
 
 
 def northwest_env(

@@ -111,13 +111,6 @@ def _rl_index(state: State, action: Action) -> int:
     return encoding.action_to_index(state, action)
 
 
-def text(state: State) -> str:
-    """The terminal picture without colours, seen by the seat to act."""
-    from erebus.games.iceandsnow.render import render_text
-
-    return str(render_text(state, seat=state.current_player))
-
-
 SPEC = GameSpec(
     name="iceandsnow",
     title="Through Ice and Snow",
@@ -149,7 +142,6 @@ SPEC = GameSpec(
         legal_mask=_rl_mask,
         action_at=_rl_action,
         action_index=_rl_index,
-        text=text,
     ),
     terminal_ui="erebus.terminal.iceandsnow",
     web_board=None,

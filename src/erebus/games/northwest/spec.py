@@ -151,43 +151,6 @@ def _rl_index(state: State, action: Action) -> int:
     return encoding.action_to_index(action, state.content)
 
 
-def text(state: State, width: int = 160) -> str:
-    """The state as plain text: the Rich picture without colours, or a summary."""
-    try:
-        import io
-
-        from rich.console import Console
-
-        from erebus.games.northwest import render
-
-        buf = io.StringIO()
-        console = Console(
-            file=buf, width=width, color_system=None, force_terminal=False, highlight=False
-        )
-        console.print(render.status_line(state))
-        console.print(render.sun_track(state))
-        console.print(render.board(state))
-        console.print(render.players_row(state))
-        return buf.getvalue()
-    except (ImportError, AttributeError):
-        return summary_text(state)
-
-
-def summary_text(state: State) -> str:
-    """A few lines of text: round, sun, scores, crews and vehicle positions."""
-    lines = [
-        f"Northwest Passage, {state.players} players, round {state.round}, sun {state.sun}"
-        + (" — game over" if state.is_over else f", to act: seat {state.current_player}")
-    ]
-    for seat in range(state.players):
-        crew = state.crew(seat)
-        lines.append(
-            f"seat {seat}: score {state.scores()[seat]}, ship {state.position(seat, 'ship')}, "
-            f"sled {state.position(seat, 'sled')}, crew ship {crew['ship']} sled {crew['sled']}"
-        )
-    return "\n".join(lines) + "\n"
-
-
 RL = RlEncoding(
     action_space_size=_rl_size,
     observation_bounds=_rl_bounds,
@@ -195,7 +158,6 @@ RL = RlEncoding(
     legal_mask=_rl_mask,
     action_at=_rl_action,
     action_index=_rl_index,
-    text=text,
 )
 
 
