@@ -20,8 +20,8 @@ from typer.testing import CliRunner
 
 from erebus.cli import app
 from erebus.games import northwest as nw
-from erebus.terminal import northwest_screen as render
 from erebus.games.northwest.state import State
+from erebus.terminal import northwest_screen as render
 from erebus.terminal.app import load_save, run_play, run_replay
 
 

@@ -33,7 +33,6 @@ from erebus.tournament import (
     wilson_interval,
 )
 
-
 NORTHWEST = get_game("northwest")
 SOURCES = NORTHWEST.score_sources
 score_source = NORTHWEST.score_source
@@ -228,9 +227,7 @@ def test_balance_summary_counts() -> None:
     r = result.records[0]
     figures = summary["statistics"]
     assert figures["sled_lost"]["count_per_game"] == sum(r.statistics["sled_lost"])
-    assert figures["returned"]["per_expedition"] == pytest.approx(
-        sum(r.statistics["returned"]) / 3
-    )
+    assert figures["returned"]["per_expedition"] == pytest.approx(sum(r.statistics["returned"]) / 3)
     assert summary["points_by_source"]["tokens"] == pytest.approx(
         sum(p.get("tokens", 0) for p in r.points) / 3
     )

@@ -46,7 +46,6 @@ from __future__ import annotations
 import hashlib
 import math
 import multiprocessing
-import re
 import statistics
 import time
 from collections.abc import Callable, Sequence
@@ -663,10 +662,7 @@ def balance_summary(result: TournamentResult) -> dict[str, Any]:
         mine = [(r, s) for r, s in seats if r.seats[s] == name]
         per_bot[name] = {
             "seats": len(mine),
-            **{
-                st.key: _rate([r.statistics[st.key][s] for r, s in mine])
-                for st in spec.statistics
-            },
+            **{st.key: _rate([r.statistics[st.key][s] for r, s in mine]) for st in spec.statistics},
             "points_by_source": points_mean(mine),
         }
     players = result.players

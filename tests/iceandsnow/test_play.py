@@ -22,8 +22,8 @@ from erebus.bots import make_bot
 from erebus.cli import app
 from erebus.core.events import Event
 from erebus.games import iceandsnow as ice
-from erebus.terminal import iceandsnow_screen as render
 from erebus.games.iceandsnow.state import State
+from erebus.terminal import iceandsnow_screen as render
 from erebus.terminal.app import load_save, run_play, run_replay
 
 

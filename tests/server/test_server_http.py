@@ -10,8 +10,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 from server_helpers import HBB, new_game, play, wait_turn
 
-from erebus.games import get_game
-from erebus.games import northwest
+from erebus.games import get_game, northwest
 from erebus.server.app import RedactTokens
 
 
@@ -50,7 +49,10 @@ def test_play_against_bots_to_the_end(client: TestClient) -> None:
     # the stored log replays to the same state
     log = [a for a in _log(client, g["id"])]
     st = northwest.replay(3, 3, log)
-    assert get_game("northwest").wire_view(st, None) == client.get(f"/api/games/{g['id']}").json()["view"]
+    assert (
+        get_game("northwest").wire_view(st, None)
+        == client.get(f"/api/games/{g['id']}").json()["view"]
+    )
     assert final["version"] == len(log) and final["scores"] == st.scores()
 
 
@@ -158,7 +160,12 @@ def test_any_registered_game_is_served_and_says_whether_it_has_a_board(
     """Through Ice and Snow has no browser board yet: the API still plays it (its
     options through ``game_options``) and the payload's ``web_board`` says so."""
     humans = [{"kind": "human"}, {"kind": "human"}]
-    body = {"game": "iceandsnow", "players": 2, "seats": humans, "game_options": {"modes": ["survival"]}}
+    body = {
+        "game": "iceandsnow",
+        "players": 2,
+        "seats": humans,
+        "game_options": {"modes": ["survival"]},
+    }
     r = client.post("/api/games", json=body)
     assert r.status_code == 201, r.text
     g = r.json()

@@ -27,8 +27,7 @@ from hypothesis import strategies as st
 from server_helpers import new_game, play, undoable
 from test_server_ws import recv
 
-from erebus.games import get_game
-from erebus.games import northwest
+from erebus.games import get_game, northwest
 from erebus.server.app import create_app
 from erebus.server.service import NAME_MAX, ApiError, Settings, _parse_name
 from erebus.server.storage import DatabaseInUse, Storage

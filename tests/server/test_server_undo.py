@@ -10,8 +10,7 @@ from server_helpers import make_client, new_game, undoable
 from sqlalchemy import create_engine, text
 from test_server_ws import recv
 
-from erebus.games import get_game
-from erebus.games import northwest
+from erebus.games import get_game, northwest
 from erebus.server.storage import Storage
 
 TWO = [{"kind": "human"}, {"kind": "human"}]

@@ -26,8 +26,8 @@ import time
 from typing import Any
 
 from erebus.bots.base import BotSpec, candidates, game_of, heuristic_of, seat_world
-from erebus.core.game import GameSpec
 from erebus.bots.random_bot import biased_choice
+from erebus.core.game import GameSpec
 
 EXPLORATION = 0.05
 ROLLOUT_DEPTH = 0  # 0: evaluate the leaf with the heuristic at once
@@ -120,7 +120,9 @@ class MctsBot:
         self._root_only = set(best)
         return best
 
-    def _child(self, node: Node, world: Any, action: Any, mover: int, module: GameSpec) -> list[float]:
+    def _child(
+        self, node: Node, world: Any, action: Any, mover: int, module: GameSpec
+    ) -> list[float]:
         """Add ``action``'s child to ``node``, valued by evaluating its result once."""
         after = world.clone()
         after.apply(action)

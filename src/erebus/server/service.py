@@ -297,7 +297,9 @@ class LiveGame:
             "view": spec.wire_view(st, seat),
             "legal_actions": [a.to_json() for a in legal],
             "legal_costs": (
-                [spec.action_cost(st, a) for a in legal] if spec.action_cost else [None] * len(legal)
+                [spec.action_cost(st, a) for a in legal]
+                if spec.action_cost
+                else [None] * len(legal)
             ),
             "current_player": st.current_player,
             "is_over": st.is_over,

@@ -36,7 +36,6 @@ import importlib
 import io
 import json
 import os
-import random
 import secrets
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence

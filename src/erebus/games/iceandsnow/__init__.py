@@ -14,8 +14,8 @@ from erebus.games.iceandsnow.actions import Action
 from erebus.games.iceandsnow.botmoves import bot_actions
 from erebus.games.iceandsnow.content import Content, default_content
 from erebus.games.iceandsnow.heuristics import REWARD_SCALE, heuristic, terminal_value
-from erebus.games.iceandsnow.spec import SPEC
 from erebus.games.iceandsnow.sources import SOURCE_LABELS, SOURCES, score_source
+from erebus.games.iceandsnow.spec import SPEC
 from erebus.games.iceandsnow.state import State, new_game, replay
 
 determinize = State.from_view
@@ -34,9 +34,9 @@ __all__ = [
     "NAME",
     "PLAYERS",
     "REWARD_SCALE",
-    "SPEC",
     "SOURCES",
     "SOURCE_LABELS",
+    "SPEC",
     "TITLE",
     "Action",
     "Content",
