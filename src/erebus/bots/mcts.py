@@ -25,7 +25,14 @@ import random
 import time
 from typing import Any
 
-from erebus.bots.base import BotSpec, candidates, game_of, heuristic_of, seat_world
+from erebus.bots.base import (
+    BotSpec,
+    candidates,
+    determinize,
+    game_of,
+    heuristic_of,
+    seat_world,
+)
 from erebus.bots.random_bot import biased_choice
 from erebus.core.game import GameSpec
 
@@ -87,8 +94,12 @@ class MctsBot:
                     break
             elif deadline is not None and done and time.perf_counter() >= deadline:
                 break
-            sample = world.clone()
-            sample.resample_hidden(self.rng.getrandbits(63))
+            seed = self.rng.getrandbits(63)
+            if module.resample is not None:
+                sample = world.clone()
+                module.resample(sample, seed)
+            else:
+                sample = determinize(module, state.view(world.current_player), seed)
             self._iterate(root, sample, module)
             done += 1
         self.last_iterations = done

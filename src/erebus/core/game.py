@@ -124,6 +124,10 @@ class GameSpec:
     #: ``determinize(view, seed)`` -> a full State consistent with ``view`` (hidden
     #: information sampled); needed by every bot that searches.
     determinize: Callable[[Mapping[str, Any], int], State] | None = None
+    #: ``resample(world, seed)``: draw a determinized world's hidden information anew,
+    #: in place (cheaper than ``determinize`` per search iteration); None: searches
+    #: determinize from the view every iteration.
+    resample: Callable[[State, int], None] | None = None
     #: ``heuristic(state, seat)`` -> a score-like estimate of the seat's position.
     heuristic: Callable[[State, int], float] | None = None
     #: ``bot_actions(state)`` -> the legal actions a search considers (dominated

@@ -124,6 +124,7 @@ SPEC = GameSpec(
     reveals_hidden=reveals_hidden,
     wire_view=wire_view,
     determinize=State.from_view,
+    resample=State.resample_hidden,
     heuristic=heuristic,
     bot_actions=bot_actions,
     terminal_value=terminal_value,

@@ -179,6 +179,7 @@ SPEC = GameSpec(
     wire_view=wire_view,
     action_cost=action_cost,
     determinize=State.from_view,
+    resample=State.resample_hidden,
     heuristic=heuristic,
     score_sources=SOURCES,
     source_labels=SOURCE_LABELS,
