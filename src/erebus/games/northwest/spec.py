@@ -30,9 +30,7 @@ def parse_options(players: int, options: Mapping[str, Any] | None) -> dict[str, 
     if not isinstance(options, Mapping):
         raise ValueError("options must be a JSON object")
     if options:
-        raise ValueError(
-            f"Expedition: Northwest Passage has no options (got {', '.join(map(str, options))})"
-        )
+        raise ValueError("Northwest Passage has no options")
     return {}
 
 
