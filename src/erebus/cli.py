@@ -149,7 +149,7 @@ def bench(
     with --compare, next to OpenSpiel reference points; `bench server`: latency
     and throughput of a live web server next to a bare WebSocket echo."""
     if target == "server":
-        from erebus.bench_server import main as server_main
+        from erebus.bench.server import main as server_main
 
         raise typer.Exit(
             server_main(
@@ -165,11 +165,11 @@ def bench(
         typer.echo(f"error: unknown bench target {target!r}; use engine or server", err=True)
         raise typer.Exit(2)
     if compare:
-        from erebus.bench_compare import main as compare_main
+        from erebus.bench.compare import main as compare_main
 
         compare_main(quick=quick)  # without OpenSpiel: prints how to install it
         raise typer.Exit(0)
-    from erebus.bench import main as bench_main
+    from erebus.bench.engine import main as bench_main
 
     _check_game(game)
     bench_main(game=game, quick=quick)
