@@ -23,14 +23,8 @@ determinize = State.from_view
 NAME = "iceandsnow"
 TITLE = "Through Ice and Snow"
 PLAYERS = (1, 2, 3, 4)
-#: MCTS plans the mover's own turn (one action here) and values it by the heuristic.
-MCTS_OWN_TURN_ONLY = True
-#: MCTS values every action once (a greedy ply), then searches only the best few.
-MCTS_ROOT_SCREEN = 6
 
 __all__ = [
-    "MCTS_OWN_TURN_ONLY",
-    "MCTS_ROOT_SCREEN",
     "NAME",
     "PLAYERS",
     "REWARD_SCALE",

@@ -128,6 +128,8 @@ SPEC = GameSpec(
     heuristic=heuristic,
     bot_actions=bot_actions,
     terminal_value=terminal_value,
+    # MCTS plans the mover's own turn (one action here) and values it by the heuristic;
+    # it values every action once (a greedy ply), then searches only the best six.
     search=SearchHints(own_turn_only=True, root_screen=6, reward_scale=REWARD_SCALE),
     score_sources=SOURCES,
     source_labels=SOURCE_LABELS,
