@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from erebus.bench import main
+from erebus.bench.engine import main
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__)

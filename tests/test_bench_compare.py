@@ -12,7 +12,7 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
-from erebus import bench_compare
+from erebus.bench import compare as bench_compare
 from erebus.cli import app
 
 HAVE_PYSPIEL = bench_compare.load_pyspiel() is not None

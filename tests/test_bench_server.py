@@ -8,7 +8,7 @@ import random
 import pytest
 from rich.console import Console
 
-from erebus.bench_server import (
+from erebus.bench.server import (
     MIN_INTERVAL_S,
     Pacing,
     choose_action,

@@ -45,7 +45,7 @@ def test_levels_map_to_engines() -> None:
 
 
 def _mid_state():  # type: ignore[no-untyped-def]
-    from erebus.bench import mid_game_state
+    from erebus.bench.engine import mid_game_state
 
     return mid_game_state("northwest", 3, seed=4, rounds=3)
 

@@ -20,9 +20,9 @@ from typer.testing import CliRunner
 
 from erebus.cli import app
 from erebus.games import northwest as nw
-from erebus.games.northwest import render
 from erebus.games.northwest.state import State
-from erebus.play import load_save, run_play, run_replay
+from erebus.terminal import northwest_screen as render
+from erebus.terminal.app import load_save, run_play, run_replay
 
 
 def text_of(renderable: RenderableType, colour: bool = False) -> str:
@@ -457,9 +457,9 @@ def test_cli_load_errors_are_one_line(tmp_path: Path) -> None:
 
 
 def test_a_narrow_terminal_gets_a_width_notice(tmp_path: Path) -> None:
-    from erebus.play import UIS
+    from erebus.terminal.app import ui_for
 
-    need = UIS["northwest"].min_width()
+    need = ui_for("northwest").min_width()
     assert 100 < need <= 150
     ask, _ = scripted(["b", "v 1", "q"])
     console = Console(record=True, width=100, file=io.StringIO())

@@ -1,10 +1,10 @@
-"""erebus.seats: the score table both games' screens show."""
+"""erebus.terminal.seats: the score table both games' screens show."""
 
 from __future__ import annotations
 
 from rich.console import Console
 
-from erebus.seats import score_table
+from erebus.terminal.seats import score_table
 
 
 def _text(table: object) -> str:

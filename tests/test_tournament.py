@@ -17,8 +17,8 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from erebus.cli import app
+from erebus.games import get_game
 from erebus.tournament import (
-    SOURCES,
     GameRecord,
     balance_summary,
     base_lineup,
@@ -30,9 +30,13 @@ from erebus.tournament import (
     pairwise_results,
     places_of,
     run_tournament,
-    score_source,
     wilson_interval,
 )
+
+NORTHWEST = get_game("northwest")
+SOURCES = NORTHWEST.score_sources
+score_source = NORTHWEST.score_source
+assert score_source is not None
 
 
 def quiet() -> Console:
@@ -97,7 +101,8 @@ def test_records_add_up() -> None:
         for seat in range(2):
             assert sum(r.points[seat].values()) == r.scores[seat]
             assert set(r.points[seat]) <= set(SOURCES)
-        assert all(isinstance(v, bool) for v in r.returned + r.reached_northwest + r.sled_lost)
+        assert set(r.statistics) == {"reached_northwest", "returned", "sled_lost"}
+        assert all(isinstance(v, bool) for flags in r.statistics.values() for v in flags)
     stats = result.stats
     assert sum(s.wins for s in stats.values()) == pytest.approx(2)
     assert all(s.games == 2 and s.seats == 2 for s in stats.values())
@@ -109,9 +114,9 @@ def test_ties_share_first_place_unless_the_rules_break_them() -> None:
             scores=lambda: scores, ranking=lambda: ranking, returned=lambda s: s in returned
         )
 
-    assert places_of(fake([5, 5, 1], [0, 1, 2], set())) == [1, 1, 3]
-    assert places_of(fake([5, 5, 1], [1, 0, 2], {1})) == [2, 1, 3]
-    assert places_of(fake([1, 5, 5], [1, 2, 0], {1, 2})) == [3, 1, 2]
+    assert places_of(fake([5, 5, 1], [0, 1, 2], set()), NORTHWEST.tied) == [1, 1, 3]
+    assert places_of(fake([5, 5, 1], [1, 0, 2], {1}), NORTHWEST.tied) == [2, 1, 3]
+    assert places_of(fake([1, 5, 5], [1, 2, 0], {1, 2}), NORTHWEST.tied) == [3, 1, 2]
 
 
 def record(seats: list[str], scores: list[int], places: list[int]) -> GameRecord:
@@ -126,9 +131,7 @@ def record(seats: list[str], scores: list[int], places: list[int]) -> GameRecord
         winners=[s for s in range(n) if places[s] == 1],
         actions=10,
         rounds=10,
-        reached_northwest=[False] * n,
-        returned=[False] * n,
-        sled_lost=[False] * n,
+        statistics={k: [False] * n for k in ("reached_northwest", "returned", "sled_lost")},
         points=[{"tokens": sc} for sc in scores],
     )
 
@@ -201,7 +204,7 @@ def test_json_png_and_balance(tmp_path: Path) -> None:
     for key in ("seats", "scores", "ranking", "winners", "actions", "rounds", "points"):
         assert key in game
     for key in ("reached_northwest", "returned", "sled_lost"):
-        assert len(game[key]) == 2
+        assert len(game["statistics"][key]) == 2
     bots = data["summary"]["bots"]
     assert set(bots) == {"greedy", "random"}
     for s in bots.values():
@@ -222,8 +225,9 @@ def test_balance_summary_counts() -> None:
     summary = balance_summary(result)
     assert summary["expeditions"] == 3
     r = result.records[0]
-    assert summary["sleds_lost_per_game"] == sum(bool(x) for x in r.sled_lost)
-    assert summary["returned_per_expedition"] == pytest.approx(sum(bool(x) for x in r.returned) / 3)
+    figures = summary["statistics"]
+    assert figures["sled_lost"]["count_per_game"] == sum(r.statistics["sled_lost"])
+    assert figures["returned"]["per_expedition"] == pytest.approx(sum(r.statistics["returned"]) / 3)
     assert summary["points_by_source"]["tokens"] == pytest.approx(
         sum(p.get("tokens", 0) for p in r.points) / 3
     )

@@ -1,6 +1,6 @@
 """The ``erebus`` command: play at the terminal, replay a save, run the benchmark.
 
-A thin Typer layer: it parses options and hands over to :mod:`erebus.play`
+A thin Typer layer: it parses options and hands over to :mod:`erebus.terminal.app`
 (and :mod:`erebus.bench`), whose functions return the exit code, so everything
 the command does is testable without a subprocess.
 """
@@ -81,7 +81,7 @@ def play(
     ] = None,
 ) -> None:
     """Play a game; seats not taken by people are played by bots of the chosen level."""
-    from erebus.play import run_play
+    from erebus.terminal.app import run_play
 
     name_list = [n.strip() for n in names.split(",")] if names else None
     code = run_play(
@@ -108,7 +108,7 @@ def replay(
     ] = False,
 ) -> None:
     """Step through a saved game of any erebus game (Enter = next action, q = quit)."""
-    from erebus.play import run_replay
+    from erebus.terminal.app import run_replay
 
     raise typer.Exit(run_replay(path, step=not no_step))
 
@@ -149,7 +149,7 @@ def bench(
     with --compare, next to OpenSpiel reference points; `bench server`: latency
     and throughput of a live web server next to a bare WebSocket echo."""
     if target == "server":
-        from erebus.bench_server import main as server_main
+        from erebus.bench.server import main as server_main
 
         raise typer.Exit(
             server_main(
@@ -165,11 +165,11 @@ def bench(
         typer.echo(f"error: unknown bench target {target!r}; use engine or server", err=True)
         raise typer.Exit(2)
     if compare:
-        from erebus.bench_compare import main as compare_main
+        from erebus.bench.compare import main as compare_main
 
         compare_main(quick=quick)  # without OpenSpiel: prints how to install it
         raise typer.Exit(0)
-    from erebus.bench import main as bench_main
+    from erebus.bench.engine import main as bench_main
 
     _check_game(game)
     bench_main(game=game, quick=quick)
@@ -203,13 +203,19 @@ def tournament(
     plot: Annotated[
         str | None, typer.Option(help="Score-distribution PNG (default: next to --out).")
     ] = None,
+    options: Annotated[
+        str | None,
+        typer.Option(help='The game\'s options as JSON, e.g. \'{"modes": ["survival"]}\'.'),
+    ] = None,
 ) -> None:
     """Bots against bots: win rates, Elo, and the game's balance figures."""
     from erebus.tournament import main as tournament_main
 
     _check_game(game)
     raise typer.Exit(
-        tournament_main(game, players, bots, games, jobs, seed, time, iterations, out, plot)
+        tournament_main(
+            game, players, bots, games, jobs, seed, time, iterations, out, plot, options=options
+        )
     )
 
 

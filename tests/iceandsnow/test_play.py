@@ -22,9 +22,9 @@ from erebus.bots import make_bot
 from erebus.cli import app
 from erebus.core.events import Event
 from erebus.games import iceandsnow as ice
-from erebus.games.iceandsnow import render
 from erebus.games.iceandsnow.state import State
-from erebus.play import load_save, run_play, run_replay
+from erebus.terminal import iceandsnow_screen as render
+from erebus.terminal.app import load_save, run_play, run_replay
 
 
 def recording_console(width: int = 160) -> Console:
@@ -319,9 +319,9 @@ def test_prompt_groups_filters_and_preview(tmp_path: Path) -> None:
 
 
 def test_big_groups_are_summarised_until_asked(monkeypatch: pytest.MonkeyPatch) -> None:
-    import erebus.play
+    import erebus.terminal.app
 
-    monkeypatch.setattr(erebus.play, "_LIST_MAX", 10)  # Ice fishing offers ~31 crews
+    monkeypatch.setattr(erebus.terminal.app, "_LIST_MAX", 10)  # Ice fishing offers ~31 crews
     console = recording_console()
     ask = at_first_action_turn(console, ["fish", "fish all", "trace all", "q", ""])
     assert run_play(3, 1, 5, None, console=console, input_fn=ask, game="iceandsnow") == 0
@@ -472,7 +472,10 @@ def test_undo_takes_back_a_setup_choice_but_not_past_the_turn(tmp_path: Path) ->
 
 
 def test_every_reveal_is_a_barrier() -> None:
-    from erebus.undo import HIDDEN_EVENTS, is_barrier
+    from erebus.games import get_game
+    from erebus.undo import is_barrier
+
+    reveals = get_game("iceandsnow").reveals_hidden
 
     state = ice.new_game(3, 4)
     bots = [make_bot("medium", seed=s) for s in range(3)]
@@ -485,8 +488,9 @@ def test_every_reveal_is_a_barrier() -> None:
         events = state.apply(bots[seat].choose(state))
         names = {type(e).__name__ for e in events}
         barrier = is_barrier("iceandsnow", seat, before, state, events)
-        if names & HIDDEN_EVENTS["iceandsnow"]:
-            seen |= names & HIDDEN_EVENTS["iceandsnow"]
+        hidden = {type(e).__name__ for e in events if reveals(e)}
+        if hidden:
+            seen |= hidden
             assert barrier, names
         if before.rng != state.rng:
             assert barrier

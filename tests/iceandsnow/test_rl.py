@@ -15,6 +15,7 @@ from erebus.core.errors import IllegalAction
 from erebus.games.iceandsnow import State, new_game
 from erebus.games.iceandsnow import encoding as enc
 from erebus.rl import game_env
+from erebus.rl.game_env import adapter_for
 
 BENIGN = [
     "ignore:Observation is not a NumPy array:UserWarning",
@@ -49,7 +50,7 @@ def random_states(players: int, seed: int, options: dict[str, object] | None) ->
 @pytest.mark.parametrize(("players", "options"), CASES)
 def test_mask_indices_and_observations(players: int, options: dict[str, object] | None) -> None:
     e = enc.encoder()
-    low, high = enc.adapter(players, options).bounds()
+    low, high = adapter_for("iceandsnow", players, options).bounds()
     for k, st in enumerate(random_states(players, 11 + players, options)):
         if st.is_over:
             continue

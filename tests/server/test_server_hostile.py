@@ -74,7 +74,10 @@ CREATE_BODIES = [
     '{"game": []}',
     '{"game": {}}',
     '{"game": 7}',
-    '{"game": "iceandsnow"}',
+    '{"game": "iceandsnow", "players": 2, "game_options": {"modes": "survival"}}',
+    '{"game": "iceandsnow", "players": 1}',
+    '{"game_options": {"variant": 1}}',
+    '{"game_options": []}',
     '{"game": "north\\u0000west"}',
     '{"game": "\\ud800"}',
     '{"seats": "xyz"}',
@@ -391,7 +394,7 @@ def test_action_from_json_raises_only_value_error(game: str) -> None:
     @given(st.one_of(action, JSON))
     def check(data: Any) -> None:
         with contextlib.suppress(ValueError):
-            module.Action.from_json(data)
+            module.action_from_json(data)
 
     check()
 

@@ -10,9 +10,8 @@ from typing import Any
 from fastapi.testclient import TestClient
 from server_helpers import HBB, new_game, play, wait_turn
 
-from erebus.games import northwest
+from erebus.games import get_game, northwest
 from erebus.server.app import RedactTokens
-from erebus.server.service import js_safe
 
 
 def _count_actions(client: TestClient) -> int:
@@ -50,7 +49,10 @@ def test_play_against_bots_to_the_end(client: TestClient) -> None:
     # the stored log replays to the same state
     log = [a for a in _log(client, g["id"])]
     st = northwest.replay(3, 3, log)
-    assert js_safe(st.view(None)) == client.get(f"/api/games/{g['id']}").json()["view"]
+    assert (
+        get_game("northwest").wire_view(st, None)
+        == client.get(f"/api/games/{g['id']}").json()["view"]
+    )
     assert final["version"] == len(log) and final["scores"] == st.scores()
 
 
@@ -152,10 +154,39 @@ def test_bad_create_requests(client: TestClient) -> None:
         assert client.post("/api/games", json=body).status_code == 400, body
 
 
-def test_games_without_a_browser_client_are_refused_with_a_pointer(client: TestClient) -> None:
-    r = client.post("/api/games", json={"game": "iceandsnow", "players": 2})
-    assert r.status_code == 400
-    assert "erebus play --game iceandsnow" in r.json()["detail"]
+def test_any_registered_game_is_served_and_says_whether_it_has_a_board(
+    client: TestClient,
+) -> None:
+    """Through Ice and Snow has no browser board yet: the API still plays it (its
+    options through ``game_options``) and the payload's ``web_board`` says so."""
+    humans = [{"kind": "human"}, {"kind": "human"}]
+    body = {
+        "game": "iceandsnow",
+        "players": 2,
+        "seats": humans,
+        "game_options": {"modes": ["survival"]},
+    }
+    r = client.post("/api/games", json=body)
+    assert r.status_code == 201, r.text
+    g = r.json()
+    p = client.get(f"/api/games/{g['id']}").json()
+    assert p["game"] == "iceandsnow" and p["web_board"] is None
+    spec = get_game("iceandsnow")
+    assert p["game_options"] == spec.parse_options(2, {"modes": ["survival"]})
+    tok = g["seats"][p["current_player"]]["token"]
+    mine = client.get(f"/api/games/{g['id']}?token={tok}").json()
+    assert mine["legal_actions"] and mine["legal_costs"] == [None] * len(mine["legal_actions"])
+    nw = client.get(f"/api/games/{new_game(client)['id']}").json()
+    assert nw["web_board"] == "northwest" and nw["game_options"] == {}
+
+
+def test_game_options_are_checked_by_the_game(client: TestClient) -> None:
+    r = client.post("/api/games", json={"players": 2, "game_options": {"variant": 1}})
+    assert r.status_code == 400 and "no options" in r.json()["detail"]
+    r = client.post(
+        "/api/games", json={"game": "iceandsnow", "players": 2, "game_options": {"modes": 3}}
+    )
+    assert r.status_code == 400 and r.json()["detail"].startswith("game_options: ")
 
 
 def test_spectators_read_only_and_views_hide_secrets(client: TestClient) -> None:

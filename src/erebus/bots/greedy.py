@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from erebus.bots.base import BotSpec, game_of, seat_world
+from erebus.bots.base import BotSpec, game_of, heuristic_of, seat_world
 
 STOP_KINDS = ("end_turn", "pass")
 MIN_GAIN = 0.05  # below this an action is not worth a crewman
@@ -26,7 +26,7 @@ class GreedyBot:
 
     def choose(self, state: Any) -> Any:
         seat = state.current_player
-        heuristic = game_of(state).heuristic
+        heuristic = heuristic_of(game_of(state))
         world, legal = seat_world(state, self.rng)
         if len(legal) == 1:
             return legal[0]

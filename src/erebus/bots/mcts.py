@@ -25,8 +25,16 @@ import random
 import time
 from typing import Any
 
-from erebus.bots.base import BotSpec, candidates, game_of, seat_world
+from erebus.bots.base import (
+    BotSpec,
+    candidates,
+    determinize,
+    game_of,
+    heuristic_of,
+    seat_world,
+)
 from erebus.bots.random_bot import biased_choice
+from erebus.core.game import GameSpec
 
 EXPLORATION = 0.05
 ROLLOUT_DEPTH = 0  # 0: evaluate the leaf with the heuristic at once
@@ -51,7 +59,8 @@ class MctsBot:
         self.spec = spec
         self.rng = random.Random(spec.seed)
         self.rollout_depth = ROLLOUT_DEPTH
-        self.own_turn_only = OWN_TURN_ONLY  # a game may override it (MCTS_OWN_TURN_ONLY)
+        self.own_turn_only = OWN_TURN_ONLY  # the game's SearchHints set it per choice
+        self._heuristic: Any = None
         self.last_iterations = 0
         self._me = 0
         self._base = 0.0
@@ -64,11 +73,12 @@ class MctsBot:
             self.last_iterations = 0
             return legal[0]
         module = game_of(state)
-        self.own_turn_only = bool(getattr(module, "MCTS_OWN_TURN_ONLY", OWN_TURN_ONLY))
+        self._heuristic = heuristic_of(module)
+        self.own_turn_only = module.search.own_turn_only
         self._me = world.current_player
-        self._base = module.heuristic(world, self._me)
+        self._base = self._heuristic(world, self._me)
         root = Node()
-        screen = int(getattr(module, "MCTS_ROOT_SCREEN", 0))
+        screen = module.search.root_screen
         if screen and len(legal) > screen:
             # Screen every candidate once on the root world (a greedy ply), then let
             # the search spend its budget on the best few, in resampled worlds.
@@ -84,8 +94,12 @@ class MctsBot:
                     break
             elif deadline is not None and done and time.perf_counter() >= deadline:
                 break
-            sample = world.clone()
-            sample.resample_hidden(self.rng.getrandbits(63))
+            seed = self.rng.getrandbits(63)
+            if module.resample is not None:
+                sample = world.clone()
+                module.resample(sample, seed)
+            else:
+                sample = determinize(module, state.view(world.current_player), seed)
             self._iterate(root, sample, module)
             done += 1
         self.last_iterations = done
@@ -93,7 +107,7 @@ class MctsBot:
         return best[0]
 
     def _screen(
-        self, root: Node, world: Any, legal: list[Any], keep: int, module: Any
+        self, root: Node, world: Any, legal: list[Any], keep: int, module: GameSpec
     ) -> list[Any]:
         """Value every root action once by the heuristic; keep the ``keep`` best as
         the root's only children (``self._root_only``), already visited once."""
@@ -104,7 +118,7 @@ class MctsBot:
             value = (
                 _terminal(module, after, self._me)
                 if after.is_over
-                else module.heuristic(after, self._me)
+                else self._heuristic(after, self._me)
             )
             scored.append((value, a))
         scored.sort(key=lambda va: -va[0])
@@ -117,7 +131,9 @@ class MctsBot:
         self._root_only = set(best)
         return best
 
-    def _child(self, node: Node, world: Any, action: Any, mover: int, module: Any) -> list[float]:
+    def _child(
+        self, node: Node, world: Any, action: Any, mover: int, module: GameSpec
+    ) -> list[float]:
         """Add ``action``'s child to ``node``, valued by evaluating its result once."""
         after = world.clone()
         after.apply(action)
@@ -129,7 +145,7 @@ class MctsBot:
         node.children[action] = child
         return rewards
 
-    def _iterate(self, root: Node, world: Any, module: Any) -> None:
+    def _iterate(self, root: Node, world: Any, module: GameSpec) -> None:
         path: list[tuple[Node, int]] = []
         node = root
         me = world.current_player
@@ -172,7 +188,7 @@ class MctsBot:
             n.visits += 1
             n.total += rewards[mover]
 
-    def _evaluate(self, world: Any, module: Any) -> list[float]:
+    def _evaluate(self, world: Any, module: GameSpec) -> list[float]:
         """Rewards per seat in [-1, 1] for a leaf (after an optional short playout).
 
         When the tree plans only the root seat's turn, only that seat's reward
@@ -187,27 +203,27 @@ class MctsBot:
         n = len(world.scores())
         if self.own_turn_only:
             me = self._me
-            value = _terminal(module, world, me) if world.is_over else module.heuristic(world, me)
+            value = _terminal(module, world, me) if world.is_over else self._heuristic(world, me)
             out = [0.0] * n
             out[me] = math.tanh((value - self._base) / _scale(module))
             return out
         if world.is_over:
             values = [_terminal(module, world, s) for s in range(n)]
         else:
-            values = [module.heuristic(world, s) for s in range(n)]
+            values = [self._heuristic(world, s) for s in range(n)]
         mean = sum(values) / len(values)
         scale = _scale(module)
         return [math.tanh((v - mean) / scale) for v in values]
 
 
-def _terminal(module: Any, world: Any, seat: int) -> float:
+def _terminal(module: GameSpec, world: Any, seat: int) -> float:
     """A finished game's value for ``seat``: the game's ``terminal_value`` when it has
     one (a game where everyone can lose together), otherwise the score."""
-    fn = getattr(module, "terminal_value", None)
+    fn = module.terminal_value
     return float(fn(world, seat)) if fn is not None else float(world.scores()[seat])
 
 
-def _scale(module: Any) -> float:
+def _scale(module: GameSpec) -> float:
     """The heuristic difference that counts as a clear gain: the game's
     ``REWARD_SCALE`` when it sets one (its points come in bigger steps)."""
-    return float(getattr(module, "REWARD_SCALE", REWARD_SCALE))
+    return float(module.search.reward_scale)

@@ -31,3 +31,61 @@ class Event:
             seat = fields["seat"]
             fields["player"] = names[seat] if names else f"Player {seat + 1}"
         return self.template.format(type=type(self).__name__, **fields)
+
+
+# -- The events every game shares ------------------------------------------------------
+#
+# Consumers (the server's undo barrier and score log, tournaments, the terminal's
+# score column) recognise these with ``isinstance`` instead of matching class names.
+# A game subclasses each under the same class name and appends its own fields after
+# the common ones, so ``to_json()`` (``"type"`` = the class name, fields in order) is
+# unchanged by the shared base.
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class ScoreChanged(Event):
+    """A seat's score moved by ``delta`` for ``reason`` (the sum of a seat's deltas is
+    its score; ``reason`` is what tournaments map to a score source)."""
+
+    seat: int
+    delta: int
+    reason: str
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class RoundStarted(Event):
+    """Round ``round`` begins (a game adds who leads or the order of play)."""
+
+    round: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class RoundEnded(Event):
+    """Round ``round`` ends."""
+
+    round: int
+    seat: int | None = None
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class TurnEnded(Event):
+    """``seat`` ended its turn: the next seat is to act."""
+
+    seat: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Passed(Event):
+    """``seat`` passed (for the rest of the round)."""
+
+    seat: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class GameOver(Event):
+    """The game ended; the fields (final scores, outcome) are the game's own."""
+
+
+#: The common events after which the game has moved on to another turn, round or the
+#: end: an action that emitted one of them can never be taken back (the undo barrier).
+TURN_EVENTS: tuple[type[Event], ...] = (TurnEnded, Passed, RoundStarted, RoundEnded, GameOver)

@@ -46,31 +46,45 @@ class SearchHints:
 
 @dataclass(frozen=True)
 class Statistic:
-    """One per-game figure a tournament reports for each seat of each game
-    (e.g. "reached the Northwest Passage"): ``value(final_state, seat)`` is a bool
-    (reported as a rate) or a number (reported as a mean)."""
+    """One per-seat figure a tournament records for each game (e.g. "reached the
+    Northwest Passage"), under ``key`` in each game record's ``statistics``.
+
+    ``value(final_state, seat)`` is a bool.  ``seen`` (optional) names the seat an
+    event shows it happened to (or None): the figure is also true when such an event
+    occurred during the game, even if the final state no longer shows it.  The balance
+    table shows up to three rows: ``label`` the rate over seats, ``game_label`` the
+    share of games where it happened to someone, ``count_label`` the mean number of
+    seats per game it happened to (None: that row is not shown)."""
 
     key: str
-    label: str
-    value: Callable[[State, int], bool | float | int]
+    label: str | None
+    value: Callable[[State, int], bool]
+    seen: Callable[[Event], int | None] | None = None
+    game_label: str | None = None
+    count_label: str | None = None
 
 
 @dataclass(frozen=True)
 class RlEncoding:
-    """A game's fixed-size encoding for reinforcement learning.
+    """A game's fixed-size encoding for reinforcement learning (``erebus.rl`` builds a
+    PettingZoo environment of any game from it).
 
-    ``action_space_size``: the number of action indices; ``action_index(state,
-    action)`` / ``action_at(state, index)`` map between actions and indices (for a
-    game whose choices are too many to number, the index may be the position in
-    ``legal_actions()``); ``observation_size``: the length of the float32 vector
-    ``observe(state, seat)`` writes (from ``seat``'s view only)."""
+    Every field is a function, so that a game's package does not import numpy (an
+    optional extra) until an environment asks: ``action_space_size()`` the number of
+    action indices; ``observation_bounds()`` the (low, high) float32 arrays of the
+    observation; ``observe(state, seat)`` the float32 vector from ``seat``'s view
+    only; ``legal_mask(state)`` an int8 array of ``action_space_size()`` (1 = legal);
+    ``action_at(state, index)`` the action an index stands for (``ValueError`` if
+    none); ``action_index(state, action)`` its inverse.  For a game whose choices are
+    too many to number, the index may be the position in ``legal_actions()``.
+    (``render(mode="ansi")`` shows the terminal's plain-text picture of the game.)"""
 
-    action_space_size: int
-    observation_size: int
-    observe: Callable[[State, int], Sequence[float]]
-    action_index: Callable[[State, Action], int]
+    action_space_size: Callable[[], int]
+    observation_bounds: Callable[[], tuple[Any, Any]]
+    observe: Callable[[State, int], Any]
+    legal_mask: Callable[[State], Any]
     action_at: Callable[[State, int], Action]
-    legal_mask: Callable[[State], Sequence[int]] | None = None  # indices; default: map
+    action_index: Callable[[State, Action], int]
 
 
 @dataclass(frozen=True)
@@ -110,6 +124,10 @@ class GameSpec:
     #: ``determinize(view, seed)`` -> a full State consistent with ``view`` (hidden
     #: information sampled); needed by every bot that searches.
     determinize: Callable[[Mapping[str, Any], int], State] | None = None
+    #: ``resample(world, seed)``: draw a determinized world's hidden information anew,
+    #: in place (cheaper than ``determinize`` per search iteration); None: searches
+    #: determinize from the view every iteration.
+    resample: Callable[[State, int], None] | None = None
     #: ``heuristic(state, seat)`` -> a score-like estimate of the seat's position.
     heuristic: Callable[[State, int], float] | None = None
     #: ``bot_actions(state)`` -> the legal actions a search considers (dominated
@@ -122,19 +140,29 @@ class GameSpec:
 
     # -- optional: tournaments and balance
     #: Score sources in report order, their labels, and ``score_source(reason)``
-    #: mapping a ``ScoreChanged.reason`` to its source.
-    score_sources: tuple[str, ...] = ()
-    source_labels: Mapping[str, str] = field(default_factory=dict)
-    score_source: Callable[[str], str] | None = None
+    #: mapping a ``ScoreChanged.reason`` to its source (None: not counted, e.g. a
+    #: starting score).
+    score_sources: tuple[str, ...] = ("other",)
+    source_labels: Mapping[str, str] = field(default_factory=lambda: {"other": "Other"})
+    score_source: Callable[[str], str | None] | None = None
     statistics: tuple[Statistic, ...] = ()
     #: ``winners(final_state)`` -> the seats that won (empty: the whole table lost);
-    #: None: the first of ``ranking()``.
+    #: None: the game has no shared defeat, the best places win.
     winners: Callable[[State], Sequence[int]] | None = None
+    #: ``tied(final_state, a, b)`` -> True when two seats with the same score are not
+    #: separated by the rules' tie-break (Northwest: neither returned to Greenland);
+    #: None: equal scores tie.  ``ranking()``'s last resort, seat number, is no rule.
+    tied: Callable[[State, int, int], bool] | None = None
+    #: ``rounds(state)`` -> the round a state is in (reported per game); None: no rounds.
+    rounds: Callable[[State], int] | None = None
+    #: ``at_turn(state)`` -> True when a seat is in an ordinary turn (not a setup or
+    #: off-turn decision): benchmarks time a mid-game position there.  None: always.
+    at_turn: Callable[[State], bool] | None = None
 
     # -- optional: learning and front-ends (module names, imported by the front-end)
     rl: RlEncoding | None = None
-    #: The module holding this game's terminal UI (``erebus.terminal`` imports it);
-    #: None: the terminal app's generic screen.
+    #: The module holding this game's terminal UI (it exports ``UI``; ``erebus.terminal``
+    #: imports it); None: the terminal app's generic screen.
     terminal_ui: str | None = None
     #: The folder of this game's board under ``erebus/web/`` (the browser client
     #: loads ``/static/<web_board>/board.js``); None: no browser board.

@@ -30,3 +30,21 @@ def require_dict(d: Any, what: str) -> dict[str, Any]:
     if not isinstance(d, dict):
         raise ValueError(f"{what} must be a JSON object, not {type(d).__name__}")
     return d
+
+
+#: Beyond this a browser's ``JSON.parse`` rounds an integer.
+JS_SAFE_INT = 2**53
+
+
+def js_safe(view: dict[str, Any]) -> dict[str, Any]:
+    """``view`` with its top-level integers beyond ±2^53 as decimal strings.
+
+    Northwest Passage's views carry the board's terrain as bitboards (``land``,
+    ``sea``: integers of ~150 bits), which JavaScript cannot read exactly as JSON
+    numbers; every game's ``from_view`` takes them back with ``int()``."""
+    if not any(type(v) is int and not -JS_SAFE_INT < v < JS_SAFE_INT for v in view.values()):
+        return view
+    return {
+        k: str(v) if type(v) is int and not -JS_SAFE_INT < v < JS_SAFE_INT else v
+        for k, v in view.items()
+    }

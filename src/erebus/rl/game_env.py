@@ -12,10 +12,12 @@
             env.action_space(agent).sample(obs["action_mask"])
         env.step(action)
 
-The environment knows nothing of any game's rules.  It asks the game's
-*adapter* (:func:`adapter_for`) for four things: the number of action indices
-``N``, the observation bounds, ``encode(state, seat)`` and the legal-action
-mask/decoding of a state.  Each game documents its own numbering:
+The environment knows nothing of any game's rules.  It asks the game's spec
+(``erebus.games.get_game(game)``) for its RL encoding (``spec.rl``, an
+:class:`erebus.core.game.RlEncoding`: the number of action indices ``N``, the
+observation bounds, ``observe(state, seat)``, the legal-action mask and the
+decoding of an index), wrapped by :class:`SpecAdapter`.  Each game documents its
+own numbering:
 
 * Northwest Passage: the fixed indices of :mod:`erebus.games.northwest.encoding`
   (132 504 actions, 4 455 observation features) — the same numbers as
@@ -37,7 +39,6 @@ starts ``new_game(players, seed=s, …)`` exactly as NorthwestEnv does.
 
 from __future__ import annotations
 
-import importlib
 import warnings
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -49,6 +50,7 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 
 from erebus.core.errors import IllegalAction
+from erebus.core.game import GameSpec
 from erebus.games import get_game
 
 REWARD_MODES = ("score", "rank")
@@ -71,57 +73,50 @@ class Adapter(Protocol):
 
 
 @dataclass
-class NorthwestAdapter:
-    """Northwest Passage through its fixed action numbering."""
+class SpecAdapter:
+    """Any game through its spec's :class:`~erebus.core.game.RlEncoding`."""
 
-    content: Any = None  # a northwest Content (default: the shipped one)
+    spec: GameSpec
+    options: dict[str, Any] | None = None
 
     def __post_init__(self) -> None:
-        from erebus.games.northwest import encoding
-        from erebus.games.northwest.content import default_content
-
-        self._content = self.content or default_content()
-        self._space = encoding.action_space(self._content)
-        self._encoder = encoding.observation_encoder(self._content)
-        self._bounds = encoding.observation_bounds(self._content)
-        self.size = self._space.size
+        if self.spec.rl is None:
+            raise ValueError(f"{self.spec.name} declares no RL encoding")
+        self.rl = self.spec.rl
+        self.size = self.rl.action_space_size()
+        self._bounds = self.rl.observation_bounds()
 
     def new_game(self, players: int, seed: int) -> Any:
-        from erebus.games.northwest import new_game
-
-        return new_game(players, seed, self._content)
+        return self.spec.new_game(players, seed, self.options)
 
     def bounds(self) -> tuple[Observation, Observation]:
         return self._bounds
 
     def encode(self, state: Any, seat: int) -> Observation:
-        return self._encoder.encode(state, seat)
+        obs: Observation = self.rl.observe(state, seat)
+        return obs
 
     def mask(self, state: Any) -> Mask:
-        return self._space.mask(state)
+        mask: Mask = self.rl.legal_mask(state)
+        return mask
 
     def action(self, state: Any, index: int) -> Any:
-        return self._space.action(index)
+        return self.rl.action_at(state, index)
 
     def text(self, state: Any) -> str:
-        from erebus.rl.northwest_env import render_text
+        from erebus.terminal.app import plain_text
 
-        return render_text(state)
+        return plain_text(self.spec.name, state)
 
 
 def adapter_for(game: str, players: int, options: dict[str, Any] | None = None) -> Adapter:
     """The RL adapter of ``game`` (``ValueError`` for an unknown game or bad options)."""
-    module = get_game(game)
-    if isinstance(players, bool) or players not in module.PLAYERS:
-        choices = ", ".join(str(p) for p in module.PLAYERS)
+    spec = get_game(game)
+    if isinstance(players, bool) or players not in spec.players:
+        choices = ", ".join(str(p) for p in spec.players)
         raise ValueError(f"{game}: players must be one of {choices}, not {players!r}")
-    if game == "northwest":
-        if options:
-            raise ValueError("northwest has no options")
-        return NorthwestAdapter()
-    encoding = importlib.import_module(f"erebus.games.{game}.encoding")
-    adapter: Adapter = encoding.adapter(players, options)
-    return adapter
+    parsed = spec.parse_options(players, options)  # ValueError now, not at reset()
+    return SpecAdapter(spec, parsed if options is not None else None)
 
 
 class GameEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
@@ -148,6 +143,7 @@ class GameEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
         if reward not in REWARD_MODES:
             raise ValueError(f"reward must be one of {', '.join(REWARD_MODES)}, not {reward!r}")
         self.game = game
+        self.spec = get_game(game)
         self.adapter = adapter if adapter is not None else adapter_for(game, players, options)
         self.metadata = {**self.metadata, "name": f"erebus_{game}_v0"}
         self.players = players
@@ -247,14 +243,14 @@ class GameEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
         ranking = st.ranking()
         n = self.players
         mean = sum(scores) / n
-        won = getattr(st, "won", None)
+        winners = self.spec.winners(st) if self.spec.winners is not None else ranking[:1]
         for a in self.agents:
             seat = self._seat[a]
             place = ranking.index(seat)
             if self.reward_mode == "score":
                 self.rewards[a] = float(scores[seat] - mean)
             elif n == 1:
-                self.rewards[a] = 1.0 if won else -1.0
+                self.rewards[a] = 1.0 if seat in winners else -1.0
             else:
                 self.rewards[a] = 1.0 - 2.0 * place / (n - 1)
             self.terminations[a] = True

@@ -56,14 +56,47 @@ sun track, board and player panels without colours) as a string.
 
 from __future__ import annotations
 
-import io
+from dataclasses import dataclass
 from typing import Any
 
+from erebus.games import get_game
 from erebus.games.northwest.content import Content, default_content
 from erebus.games.northwest.state import State
-from erebus.rl.game_env import REWARD_MODES, GameEnv, NorthwestAdapter
+from erebus.rl.game_env import REWARD_MODES, GameEnv, SpecAdapter
 
-__all__ = ["REWARD_MODES", "NorthwestEnv", "northwest_env", "render_text", "summary_text"]
+__all__ = [
+    "REWARD_MODES",
+    "NorthwestAdapter",
+    "NorthwestEnv",
+    "northwest_env",
+    "render_text",
+    "summary_text",
+]
+
+
+@dataclass
+class NorthwestAdapter(SpecAdapter):
+    """Northwest Passage's spec adapter for a given content (the fixed numbering of
+    that content's board and tiles); the default content is the spec's own."""
+
+    content: Content | None = None
+
+    def __post_init__(self) -> None:
+        from erebus.games.northwest import encoding
+
+        super().__post_init__()
+        self._content = self.content or default_content()
+        if self.content is not None:
+            self.size = encoding.action_space_size(self._content)
+            self._bounds = encoding.observation_bounds(self._content)
+
+    def new_game(self, players: int, seed: int) -> Any:
+        from erebus.games.northwest import new_game
+
+        return new_game(players, seed, self._content)
+
+    def text(self, state: Any) -> str:
+        return render_text(state)
 
 
 class NorthwestEnv(GameEnv):
@@ -87,27 +120,16 @@ class NorthwestEnv(GameEnv):
         if isinstance(players, bool) or players not in self.content.rules.arrow_tokens:
             choices = ", ".join(str(p) for p in sorted(self.content.rules.arrow_tokens))
             raise ValueError(f"players must be one of {choices}, not {players!r}")
-        super().__init__(
-            "northwest", players, None, render_mode, reward, NorthwestAdapter(self.content)
-        )
+        adapter = NorthwestAdapter(get_game("northwest"), None, self.content)
+        super().__init__("northwest", players, None, render_mode, reward, adapter)
 
 
 def render_text(state: State, width: int = 160) -> str:
     """The state as plain text: the game's Rich view without colours, or a summary."""
     try:
-        from rich.console import Console
+        from erebus.terminal.northwest import UI
 
-        from erebus.games.northwest import render
-
-        buf = io.StringIO()
-        console = Console(
-            file=buf, width=width, color_system=None, force_terminal=False, highlight=False
-        )
-        console.print(render.status_line(state))
-        console.print(render.sun_track(state))
-        console.print(render.board(state))
-        console.print(render.players_row(state))
-        return buf.getvalue()
+        return UI.plain_text(state, width)
     except (ImportError, AttributeError):
         return summary_text(state)
 

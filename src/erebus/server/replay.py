@@ -18,8 +18,10 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
+from erebus.core import events as common
+from erebus.core.game import GameSpec
 from erebus.games import get_game
-from erebus.server.service import ApiError, GameService, js_safe
+from erebus.server.service import GAME_OPTIONS, ApiError, GameService
 from erebus.server.storage import GameRecord
 
 #: Log row kinds that are moves of the game (others: "undo", "takeover", "handback").
@@ -55,6 +57,7 @@ class Replay:
     states: list[Any]
     events: list[list[dict[str, Any]]]
     rounds: list[dict[str, int]]
+    spec: GameSpec
 
     @property
     def steps(self) -> int:
@@ -80,7 +83,7 @@ class Replay:
             "seat": self.seats[k],
             "action": self.actions[k],
             "events": self.events[k],
-            "view": js_safe(st.view(None)),
+            "view": self.spec.wire_view(st, None),
             "scores": st.scores(),
             "current_player": st.current_player,
             "is_over": st.is_over,
@@ -93,12 +96,13 @@ class Replay:
 def build(record: GameRecord, players: list[dict[str, Any]], seeded: bool) -> Replay:
     """Replay ``record``'s effective moves with its engine (CPU work: call it in a thread)."""
     names = [str(p.get("name", f"Player {i + 1}")) for i, p in enumerate(players)]
-    state = get_game(record.game).new_game(record.players, record.seed)
+    spec = get_game(record.game)
+    state = spec.new_game(record.players, record.seed, record.options.get(GAME_OPTIONS))
     states: list[Any] = [state.clone()]
     actions: list[dict[str, Any] | None] = [None]
     seats: list[int | None] = [None]
     events: list[list[dict[str, Any]]] = [[]]
-    rounds = [{"round": int(getattr(state, "round", 0) or 0), "step": 0}]
+    rounds = [{"round": spec.rounds(state) if spec.rounds else 0, "step": 0}]
     for k, (logged_seat, action) in enumerate(moves(record), start=1):
         seat = state.current_player if logged_seat is None else logged_seat
         evs = state.apply(action)
@@ -107,9 +111,11 @@ def build(record: GameRecord, players: list[dict[str, Any]], seeded: bool) -> Re
         seats.append(seat)
         events.append([{**e.to_json(), "version": k, "text": e.text(names)} for e in evs])
         for e in evs:
-            if type(e).__name__ == "RoundStarted" and e.round != rounds[-1]["round"]:
+            if isinstance(e, common.RoundStarted) and e.round != rounds[-1]["round"]:
                 rounds.append({"round": int(e.round), "step": k})
-    return Replay(record.id, record.game, players, seeded, actions, seats, states, events, rounds)
+    return Replay(
+        record.id, record.game, players, seeded, actions, seats, states, events, rounds, spec
+    )
 
 
 class ReplayCache:

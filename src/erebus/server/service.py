@@ -63,9 +63,11 @@ import orjson
 
 from erebus.bots import LEVELS
 from erebus.bots.base import BotSpec
-from erebus.bots.pool import BotPool, FairQueue, choose_from_view
-from erebus.bots.random_bot import RandomBot
+from erebus.bots.pool import IN_PROCESS, BotPool, FairQueue, choose_from_view, choose_now
 from erebus.core import IllegalAction
+from erebus.core import events as common
+from erebus.core.barrier import is_barrier
+from erebus.core.game import GameSpec
 from erebus.games import get_game
 from erebus.server.residency import Residency
 from erebus.server.storage import (
@@ -78,36 +80,17 @@ from erebus.server.storage import (
     hash_token,
 )
 
-#: Games the browser table can show.  Through Ice and Snow has an engine, bots and
-#: terminal play but no browser client yet, so the server refuses it.
-WEB_GAMES = ("northwest",)
-
 T = TypeVar("T")
 
-# Events after which an action cannot be taken back: they reveal hidden information
-# (a tile from the bag), or the turn or the round moves on.
-HIDDEN_EVENTS = frozenset({"DisplayRefreshed", "DisplayRefilled", "TileDrafted"})
-TURN_EVENTS = frozenset({"TurnEnded", "Passed", "RoundStarted", "RoundEnded", "GameOver"})
 CLOCK_MAX_S = 24 * 3600.0
 GRACE_MIN_S, GRACE_MAX_S = 10.0, 7 * 24 * 3600.0  # options.takeover_grace_s, when not null
 NAME_MAX = 24  # characters of a seat's name
 AUTOPILOT_ROWS = frozenset({"takeover", "handback"})
 QUIET_SPINS = 20  # passes of the event loop a bot move waits at most for a quiet one
+#: The key of the game's own options (``spec.parse_options``) in a game's stored
+#: options, beside the table's (time, clock, autopilot); absent when there are none.
+GAME_OPTIONS = "game"
 GAME_ID_RE = re.compile(r"[A-Za-z0-9_-]{1,32}")  # secrets.token_urlsafe's alphabet
-
-
-def is_barrier(seat: int, after: Any, events: list[Any]) -> bool:
-    """True if an action by ``seat`` that led to ``after`` with ``events`` may never be undone
-    (nor anything before it)."""
-    if after.current_player != seat or after.is_over:
-        return True
-    for e in events:
-        name = type(e).__name__
-        if name in HIDDEN_EVENTS or name in TURN_EVENTS:
-            return True
-        if name == "TileDrawn" and getattr(e, "source", None) == "display":
-            return True  # the display is refilled from the bag
-    return False
 
 
 log = logging.getLogger("erebus.server")
@@ -115,9 +98,6 @@ log = logging.getLogger("erebus.server")
 RECENT_EVENTS = 60
 CHAT_MAX = 500  # characters per chat line
 CHAT_HISTORY = 100  # chat lines kept in memory and sent to a (re)connecting client
-
-
-JS_SAFE_INT = 2**53  # beyond this a browser's JSON.parse rounds an integer
 
 
 def _dumps(obj: Any) -> str:
@@ -130,20 +110,6 @@ def _dumps(obj: Any) -> str:
         return orjson.dumps(obj).decode()
     except TypeError:
         return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
-
-
-def js_safe(view: dict[str, Any]) -> dict[str, Any]:
-    """``view`` with its top-level integers beyond ±2^53 as decimal strings.
-
-    Northwest Passage's views carry the board's terrain as bitboards (``land``,
-    ``sea``: integers of ~150 bits), which JavaScript cannot read exactly as JSON
-    numbers; every game's ``from_view`` takes them back with ``int()``."""
-    if not any(type(v) is int and not -JS_SAFE_INT < v < JS_SAFE_INT for v in view.values()):
-        return view
-    return {
-        k: str(v) if type(v) is int and not -JS_SAFE_INT < v < JS_SAFE_INT else v
-        for k, v in view.items()
-    }
 
 
 def iso_utc(t: Any) -> str:
@@ -256,10 +222,24 @@ class LiveGame:
     # subscriber of a seat and every HTTP read share one encoding.
     _cache: dict[tuple[int | None, int | None], tuple[str, str]] = field(default_factory=dict)
     _cache_key: tuple[Any, ...] = ()
+    # The game's spec (``get_game(record.game)``), set when the game is loaded.
+    spec: GameSpec | None = None
 
     @property
     def id(self) -> str:
         return self.record.id
+
+    @property
+    def game(self) -> GameSpec:
+        """The spec of this table's game: the server knows a game only through it."""
+        if self.spec is None:
+            self.spec = get_game(self.record.game)
+        return self.spec
+
+    @property
+    def game_options(self) -> dict[str, Any]:
+        """The game's own options (``spec.parse_options``'s result), as created."""
+        return dict(self.record.options.get(GAME_OPTIONS, {}))
 
     def seat_of(self, token: str | None) -> int | None:
         """The seat this token holds; ``None`` for no token; ApiError 403 for a bad one."""
@@ -296,7 +276,9 @@ class LiveGame:
         """What a seat (None: a spectator) sees.  ``since``: the version of the last
         payload this client got, whose events it keeps (see :meth:`events_after`)."""
         st = self.state
+        spec = self.game
         mine = seat is not None and st.current_player == seat and not st.is_over
+        legal = st.legal_actions() if mine else []
         events, events_since = self.events_after(since)
         opts = self.record.options
         return {
@@ -310,8 +292,15 @@ class LiveGame:
                 "clock_s": opts.get("clock_s"),
                 "autopilot_level": opts.get("autopilot_level", "medium"),
             },
-            "view": js_safe(st.view(seat)),
-            "legal_actions": [a.to_json() for a in st.legal_actions()] if mine else [],
+            "game_options": self.game_options,
+            "web_board": spec.web_board,
+            "view": spec.wire_view(st, seat),
+            "legal_actions": [a.to_json() for a in legal],
+            "legal_costs": (
+                [spec.action_cost(st, a) for a in legal]
+                if spec.action_cost
+                else [None] * len(legal)
+            ),
             "current_player": st.current_player,
             "is_over": st.is_over,
             "scores": st.scores(),
@@ -395,10 +384,10 @@ class LiveGame:
         self.score_log += [
             (self.version, e.seat, e.delta, e.reason)
             for e in events
-            if type(e).__name__ == "ScoreChanged"
+            if isinstance(e, common.ScoreChanged)
         ]
         self.move_started = time.monotonic()
-        if kind == "action" and not is_barrier(seat, new, events):
+        if kind == "action" and not is_barrier(self.game, seat, new, events):
             self.undo_stack.append(before)
         else:
             self.undo_stack.clear()
@@ -415,10 +404,9 @@ class LiveGame:
         scores = list(new.scores())
         found = []
         for e in reversed(events):
-            name = type(e).__name__
-            if name == "ScoreChanged":
+            if isinstance(e, common.ScoreChanged):
                 scores[e.seat] -= e.delta
-            elif name == "RoundEnded":
+            elif isinstance(e, common.RoundEnded):
                 found.append({"round": e.round, "scores": scores[:]})
         self.score_rounds.extend(reversed(found))
 
@@ -604,16 +592,17 @@ class GameService:
         if not isinstance(body, dict):
             raise ApiError(400, "the request body must be a JSON object")
         game = body.get("game", "northwest")
-        if game not in WEB_GAMES:
-            raise ApiError(
-                400,
-                f"game {game!r} cannot be played in the browser; choose one of "
-                f"{', '.join(WEB_GAMES)} (Through Ice and Snow: erebus play --game iceandsnow)",
-            )
-        module = get_game(game)
+        try:
+            spec = get_game(game)
+        except ValueError as exc:
+            raise ApiError(400, str(exc)) from exc
         players = body.get("players", 3)
-        if isinstance(players, bool) or players not in module.PLAYERS:
-            raise ApiError(400, f"players must be one of {list(module.PLAYERS)}")
+        if isinstance(players, bool) or players not in spec.players:
+            raise ApiError(400, f"players must be one of {list(spec.players)}")
+        try:
+            game_options = spec.parse_options(players, body.get("game_options"))
+        except ValueError as exc:
+            raise ApiError(400, f"game_options: {exc}") from exc
         seat_kinds = _parse_seats(players, body.get("seats"))
         seed = body.get("seed")
         seeded = seed is not None and rematch_of is None
@@ -644,6 +633,8 @@ class GameService:
             "autopilot_level": autopilot_level,
             "seeded": seeded,
         }
+        if game_options:
+            opts[GAME_OPTIONS] = game_options
         # The host's grace is stored; without one the server's default applies
         # (``Settings.away_grace_s``, read when the game is loaded).
         if rematch_of is not None:
@@ -724,10 +715,10 @@ class GameService:
         record = self.storage.load_game(game_id)
         if record is None:
             raise ApiError(404, "no such game")
-        module = get_game(record.game)
-        state = module.new_game(record.players, record.seed)
+        spec = get_game(record.game)
+        state = spec.new_game(record.players, record.seed, record.options.get(GAME_OPTIONS))
         names = _names(record.seats)
-        live = LiveGame(record, state, 0, deque(maxlen=RECENT_EVENTS), names)
+        live = LiveGame(record, state, 0, deque(maxlen=RECENT_EVENTS), names, spec=spec)
         live.joined = {s.seat for s in record.seats if s.kind == "human" and s.joined}
         opts = record.options
         grace = opts.get("takeover_grace_s", self.settings.away_grace_s)
@@ -788,9 +779,8 @@ class GameService:
                 raise ApiError(403, "the game is over")
             if live.state.current_player != seat:
                 raise ApiError(403, "it is not your turn")
-            module = get_game(live.record.game)
             try:
-                parsed = module.Action.from_json(action)
+                parsed = live.game.action_from_json(action)
             except ValueError as exc:
                 raise ApiError(400, str(exc)) from exc
             await self._commit(live, seat, parsed)
@@ -806,7 +796,7 @@ class GameService:
         if live.state.current_player != seat:
             raise ApiError(403, "it is not your turn")
         try:
-            parsed = get_game(live.record.game).Action.from_json(action)
+            parsed = live.game.action_from_json(action)
         except (ValueError, TypeError, KeyError) as exc:
             raise ApiError(400, f"malformed action: {exc}") from exc
         try:
@@ -1050,19 +1040,16 @@ class GameService:
         return BotSpec(name, seed, None, None)
 
     async def _choose(self, spec: BotSpec, state: Any, salt: int, key: str = "") -> Any:
-        if spec.name == "random":
-            # The easy bot looks at the legal actions only (public information, the same
-            # list as a determinized world's): choosing here costs microseconds, while a
-            # trip to a worker process costs a view, two pickles and a pipe each way.
-            # The seed is the one ``choose_from_view`` would use, so the moves are too.
-            seed = (spec.seed or 0) * 1_000_003 + salt
-            return RandomBot(BotSpec(spec.name, seed)).choose(state)
+        if spec.name in IN_PROCESS:
+            # The easy bot looks at the legal actions only: choosing here costs
+            # microseconds, and ``choose_now`` makes the move a worker would.
+            return choose_now(spec, state, salt)
         if self.settings.bot_mode == "inline":
             view = state.view(state.current_player)
             data = await self._fair.run(
                 key, lambda: asyncio.to_thread(choose_from_view, spec, state.game, view, salt)
             )
-            return get_game(state.game).Action.from_json(data)
+            return get_game(state.game).action_from_json(data)
         if self._pool is None:
             self._pool = BotPool(self.settings.bot_workers)
         return await self._pool.choose_async(spec, state, salt, key=key)
@@ -1211,6 +1198,7 @@ class GameService:
                         {"kind": s.kind, "level": s.level} if s.kind == "bot" else {"kind": "human"}
                         for s in live.record.seats
                     ],
+                    "game_options": live.game_options,
                     "options": {
                         "time_s": live.record.options.get("time_s", 1.0),
                         "clock_s": live.record.options.get("clock_s"),

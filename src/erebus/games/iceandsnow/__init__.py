@@ -1,6 +1,7 @@
 """Through Ice and Snow (2Tomatoes Games, 2023) — the rules engine.
 
-The public API is ``shared/design/engine-api.md``::
+The public API is ``shared/design/engine-api.md``; ``SPEC`` is the game contract
+(:class:`erebus.core.game.GameSpec`) every consumer goes through::
 
     from erebus.games import iceandsnow as game
     state = game.new_game(players=3, seed=42, options={"modes": ["survival"]})
@@ -14,6 +15,7 @@ from erebus.games.iceandsnow.botmoves import bot_actions
 from erebus.games.iceandsnow.content import Content, default_content
 from erebus.games.iceandsnow.heuristics import REWARD_SCALE, heuristic, terminal_value
 from erebus.games.iceandsnow.sources import SOURCE_LABELS, SOURCES, score_source
+from erebus.games.iceandsnow.spec import SPEC
 from erebus.games.iceandsnow.state import State, new_game, replay
 
 determinize = State.from_view
@@ -21,19 +23,14 @@ determinize = State.from_view
 NAME = "iceandsnow"
 TITLE = "Through Ice and Snow"
 PLAYERS = (1, 2, 3, 4)
-#: MCTS plans the mover's own turn (one action here) and values it by the heuristic.
-MCTS_OWN_TURN_ONLY = True
-#: MCTS values every action once (a greedy ply), then searches only the best few.
-MCTS_ROOT_SCREEN = 6
 
 __all__ = [
-    "MCTS_OWN_TURN_ONLY",
-    "MCTS_ROOT_SCREEN",
     "NAME",
     "PLAYERS",
     "REWARD_SCALE",
     "SOURCES",
     "SOURCE_LABELS",
+    "SPEC",
     "TITLE",
     "Action",
     "Content",

@@ -1,4 +1,4 @@
-"""Numbers for learning agents: the RL adapter of Through Ice and Snow.
+"""Numbers for learning agents: the RL encoding of Through Ice and Snow (``SPEC.rl``).
 
 **Actions.**  A Through Ice and Snow decision carries open-ended parts — which
 crew go to a space (counts of five pawn kinds), how much food a cabin burns,
@@ -276,48 +276,3 @@ def action_to_index(state: Any, action: Any) -> int:
 def describe(state: Any, index: int) -> dict[str, Any]:
     """The wire format of action ``index`` in ``state``."""
     return dict(index_to_action(state, index).to_json())
-
-
-@dataclass
-class Adapter:
-    """What :class:`erebus.rl.GameEnv` needs (see :mod:`erebus.rl.game_env`)."""
-
-    players: int
-    options: dict[str, Any] | None = None
-    size: int = MAX_ACTIONS
-
-    def __post_init__(self) -> None:
-        from erebus.games.iceandsnow.options import normalize
-
-        normalize(self.options, self.players)  # ValueError now, not at reset()
-        self._enc = encoder()
-
-    def new_game(self, players: int, seed: int) -> Any:
-        from erebus.games.iceandsnow.state import new_game
-
-        return new_game(players, seed, self.options)
-
-    def bounds(self) -> tuple[Observation, Observation]:
-        low = np.full(self._enc.size, -CLIP, dtype=np.float32)
-        high = np.full(self._enc.size, CLIP, dtype=np.float32)
-        return low, high
-
-    def encode(self, state: Any, seat: int) -> Observation:
-        return self._enc.encode(state, seat)
-
-    def mask(self, state: Any) -> Mask:
-        return legal_mask(state)
-
-    def action(self, state: Any, index: int) -> Any:
-        return index_to_action(state, index)
-
-    def text(self, state: Any) -> str:
-        """The terminal picture without colours, seen by the seat to act."""
-        from erebus.games.iceandsnow.render import render_text
-
-        return str(render_text(state, seat=state.current_player))
-
-
-def adapter(players: int, options: dict[str, Any] | None = None) -> Adapter:
-    """The RL adapter for ``players`` seats and game ``options``."""
-    return Adapter(players, options)

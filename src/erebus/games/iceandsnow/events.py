@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+from erebus.core import events as core
 from erebus.core.events import Event
 from erebus.games.iceandsnow import wording as w
 
@@ -25,7 +26,7 @@ def _who(seat: int | None, names: list[str] | None) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class ScoreChanged(Event):
+class ScoreChanged(core.ScoreChanged):
     seat: int
     delta: int
     reason: str
@@ -66,7 +67,7 @@ class CartographyRevealed(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class RoundStarted(Event):
+class RoundStarted(core.RoundStarted):
     round: int
     leader: int
     seat: int | None = None
@@ -74,7 +75,7 @@ class RoundStarted(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class RoundEnded(Event):
+class RoundEnded(core.RoundEnded):
     round: int
     seat: int | None = None
     template: ClassVar[str] = "Round {round} ends."
@@ -324,7 +325,7 @@ class SpeciesEaten(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class Passed(Event):
+class Passed(core.Passed):
     seat: int
     template: ClassVar[str] = "{player} passes."
 
@@ -348,7 +349,7 @@ class ScenarioProgress(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class GameOver(Event):
+class GameOver(core.GameOver):
     outcome: str
     reason: str
     scores: tuple[int, ...]

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+from erebus.core import events as core
 from erebus.core.events import Event
 
 #: Token kinds as the rulebook names them (the ids are lower case).
@@ -175,7 +176,7 @@ class ReturnedToGreenland(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class ScoreChanged(Event):
+class ScoreChanged(core.ScoreChanged):
     seat: int
     delta: int
     reason: str
@@ -186,20 +187,20 @@ class ScoreChanged(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class TurnEnded(Event):
+class TurnEnded(core.TurnEnded):
     seat: int
     template: ClassVar[str] = "{player} ends the turn."
 
 
 @dataclass(frozen=True, slots=True)
-class Passed(Event):
+class Passed(core.Passed):
     seat: int
     automatic: bool
     template: ClassVar[str] = "{player} passes."
 
 
 @dataclass(frozen=True, slots=True)
-class RoundStarted(Event):
+class RoundStarted(core.RoundStarted):
     round: int
     order: tuple[int, ...]
     seat: int | None = None
@@ -207,7 +208,7 @@ class RoundStarted(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class RoundEnded(Event):
+class RoundEnded(core.RoundEnded):
     round: int
     seat: int | None = None
     template: ClassVar[str] = "Round {round} ends."
@@ -229,7 +230,7 @@ class SledLost(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class GameOver(Event):
+class GameOver(core.GameOver):
     scores: tuple[int, ...]
     ranking: tuple[int, ...]
     seat: int | None = None

@@ -34,13 +34,15 @@ def mid_game_state(
     game: str = "northwest", players: int = 4, seed: int = 7, rounds: int = 5
 ) -> Any:
     """A reproducible state in the middle of a game: the first turn of round ``rounds``."""
-    module = get_game(game)
+    spec = get_game(game)
     rng = random.Random(seed)
-    state = module.new_game(players=players, seed=seed)
-    while not state.is_over and state.round < rounds:
+    state = spec.new_game(players, seed)
+    round_of = spec.rounds
+    while not state.is_over and round_of is not None and round_of(state) < rounds:
         state.apply(playout_policy(rng, state.legal_actions()))
     # A game with decisions outside turns (Through Ice and Snow): go on to a player's turn.
-    while not state.is_over and getattr(state, "phase", "action") != "action":
+    at_turn = spec.at_turn
+    while not state.is_over and at_turn is not None and not at_turn(state):
         state.apply(playout_policy(rng, state.legal_actions()))
     return state
 
@@ -60,14 +62,14 @@ def _time_per_call(fn: Callable[[], object], min_seconds: float) -> float:
 
 def run(game: str = "northwest", players: int = 4, seconds: float = 3.0) -> dict[str, float]:
     """Run every benchmark for about ``seconds`` each and return the figures."""
-    module = get_game(game)
-    module.new_game(players=players, seed=0)  # load and validate the game data before timing
+    spec = get_game(game)
+    spec.new_game(players, 0)  # load and validate the game data before timing
     rng = random.Random(1)
     moves = games = 0
     start = time.perf_counter()
     seed = 0
     while time.perf_counter() - start < seconds:
-        state = module.new_game(players=players, seed=seed)
+        state = spec.new_game(players, seed)
         seed += 1
         while not state.is_over:
             state.apply(playout_policy(rng, state.legal_actions()))

@@ -4,7 +4,7 @@ Two pairs of figures, measured in this process, on one core:
 
 * random moves/s — whole 4-player Northwest Passage games, ``legal_actions()``
   + a random choice + ``apply()`` (uniform over the legal actions, and again
-  with our :func:`erebus.bench.playout_policy`), against whole games of
+  with our :func:`erebus.bench.engine.playout_policy`), against whole games of
   OpenSpiel's pure-Python tic-tac-toe (``python_tic_tac_toe``:
   ``legal_actions()`` + a random choice + ``apply_action()``);
 * MCTS simulations/s — our ``mcts`` bot, time-budgeted, on mid-game 4-player
@@ -38,7 +38,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from erebus.bench import mid_game_state, playout_policy
+from erebus.bench.engine import mid_game_state, playout_policy
 from erebus.bots import make_bot
 from erebus.games import get_game
 
@@ -95,11 +95,11 @@ def load_their_game() -> Any:
 
 def our_random_moves(seconds: float, pick: Callable[[list[Any]], Any], seed: int = 0) -> float:
     """Random moves/s along whole 4-player Northwest Passage games chosen by ``pick``."""
-    module = get_game(GAME)
+    spec = get_game(GAME)
     moves = 0
     start = time.perf_counter()
     while True:
-        state = module.new_game(players=PLAYERS, seed=seed)
+        state = spec.new_game(PLAYERS, seed)
         seed += 1
         while not state.is_over:
             state.apply(pick(state.legal_actions()))

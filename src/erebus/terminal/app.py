@@ -2,11 +2,10 @@
 
 ``run_play`` runs a game at the terminal: human seats choose from the legal
 actions, the others are played by bots of a chosen level (erebus.bots); ``run_replay`` steps
-through a saved game.  Both only use the public engine API
-(``shared/design/engine-api.md``) of the game module (:func:`erebus.games.get_game`)
-and its pictures (:mod:`erebus.games.northwest.render`,
-:mod:`erebus.games.iceandsnow.render`), reached through a small :class:`GameUI`
-per game.
+through a saved game.  Both only use the game's spec (:func:`erebus.games.get_game`)
+and a :class:`GameUI`: the ``UI`` of the module the spec names (``terminal_ui``:
+:mod:`erebus.terminal.northwest`, :mod:`erebus.terminal.iceandsnow`, each with its
+pictures in ``<game>_screen``), or :class:`GenericUI` for a game without one.
 
 Why the prompt works the way it does: a turn can offer hundreds of actions
 (Northwest placements; Through Ice and Snow crew compositions and cabin food
@@ -33,16 +32,15 @@ options, seed and actions, same state).
 
 from __future__ import annotations
 
+import importlib
 import io
 import json
 import os
-import random
 import secrets
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 from rich.columns import Columns
@@ -51,41 +49,17 @@ from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
-from erebus import seats as seats_look
 from erebus.bots import LEVELS, make_bot
 from erebus.core.events import Event
+from erebus.core.game import GameSpec
 from erebus.games import GAMES, get_game
-from erebus.games import northwest as nw
-from erebus.games.northwest import render
-from erebus.games.northwest.events import (
-    CrewSpent,
-    GameOver,
-    RoundEnded,
-    RoundStarted,
-    ScoreChanged,
-    SledLost,
-    SunMoved,
-)
+from erebus.terminal import seats as seats_look
 from erebus.undo import is_barrier
 
 InputFn = Callable[[str], str]
 
 GAME = "northwest"
 
-# Action groups in the order a player thinks of a turn: (kind, key, label).
-# Draft (setup only) and draw never occur together, so they share "d".
-GROUPS: tuple[tuple[str, str, str], ...] = (
-    ("draft", "d", "draft"),
-    ("draw", "d", "draw"),
-    ("refresh", "r", "refresh"),
-    ("place", "p", "place"),
-    ("move", "m", "move"),
-    ("transfer", "t", "transfer"),
-    ("explore", "x", "explore"),
-    ("discover", "c", "discover"),
-    ("end_turn", "e", "end turn"),
-    ("pass", "pass", "pass"),
-)
 _INLINE = 4  # groups up to this size are listed in the overview
 _LIST_MAX = 60  # a bigger group is summarised when listed; "<key> all" lists it
 
@@ -114,42 +88,6 @@ Reading actions
   the first in a turn costs one more.  End turn keeps your crew for later
   turns this round; pass ends your round.
 """
-
-ICE_HELP = """\
-How to choose an action
-  12              play action number 12 (numbers stay the same until you act)
-  hunt            list a group: its key is shown left of it in the menu
-                  (cabin, hunt, fish, explore, xcapt = Exchange in the captain
-                  column, ccarp = Collect in the carpenter column, dest, voyage …);
-                  a group key never plays an action, even the only one of its group
-  hunt all        list a big group in full (otherwise it is summarised)
-  cabin food=3    list the actions matching every word (key=value words match
-                  exactly, other words anywhere in the description); if exactly
-                  one matches, it is played (try "fish sailors3")
-  v 12            preview the board after action 12 (hidden cards are drawn at
-                  random in the preview, so it shows nothing you may not know)
-  u               take back your last action of this turn (not past a card
-                  revealed or drawn, nor past the end of your turn)
-  a               list every legal action
-  b               show the board and the panels again
-  ?               this help
-  q               quit (the game is saved if you started it with --save,
-                  otherwise you are offered to save it)
-
-Reading actions
-  Hunt — Caribou (prey 2, food +6) · crew scientist + sailor · deposit 1 wood
-      the space, what it gives, the crew you place and (Survival) the resource
-      put in the column's warehouse by the first action above it this round.
-  Build a cabin — food −4 (+7 PP): the food you give up, and the PP it all
-      scores (the cabin's own 5 PP plus 1 PP per 2 food).
-
-Reading the screen
-  Map: ▶ fleet, ✸ icebreaking dynamite (a route marked +1✸ needs one more),
-  ★ final-round anchor, ⚑ final anchor (PP to the leader), ⌂n / △n cabin /
-  shelter of seat n, ✓ region mapped.  Board: [n] seat n is on that slot,
-  [ ] free, [∞] unlimited, ⇩ above a warehouse.  ⎈ marks the leader (helm).
-"""
-
 
 # --------------------------------------------------------------------- options
 
@@ -198,25 +136,33 @@ class GameUI(ABC):
     short = ""  # the title in a sentence: "Northwest Passage"
     help = HELP
 
+    #: A filter the menu's footer suggests.
+    filter_example = '"pass"'
+    #: The scenarios ``--scenario`` may name (none: the game has none).
+    scenarios: tuple[str, ...] = ()
+
     @property
-    def module(self) -> ModuleType:
+    def spec(self) -> GameSpec:
         return get_game(self.name)
 
     @property
     def players(self) -> tuple[int, ...]:
-        return tuple(self.module.PLAYERS)
+        return tuple(self.spec.players)
+
+    def default_players(self, options: dict[str, Any]) -> int:
+        """The player count when ``--players`` is not given."""
+        return 3 if 3 in self.spec.players else self.spec.min_players
 
     def options(self, players: int, options: dict[str, Any]) -> dict[str, Any]:
         """The checked, canonical options (``ValueError`` with a clear message)."""
-        if options:
-            raise ValueError(f"{self.short} has no options")
-        return {}
+        return self.spec.parse_options(players, options)
 
     def new_game(self, players: int, seed: int, options: dict[str, Any]) -> Any:
-        return self.module.new_game(players, seed)
+        return self.spec.new_game(players, seed, options or None)
 
     def setup_events(self, state: Any) -> list[Event]:
-        return list(getattr(state, "setup_events", []))
+        """Events of the setup, before any action (shown first)."""
+        return []
 
     def default_names(self, players: int) -> list[str]:
         return seats_look.default_names(players)
@@ -225,7 +171,7 @@ class GameUI(ABC):
         return seats_look.player_style(seat)
 
     def action_from_json(self, data: Any) -> Any:
-        return self.module.Action.from_json(data)
+        return self.spec.action_from_json(data)
 
     def describe(self, state: Any, action: Any) -> str:
         return str(action)
@@ -280,63 +226,57 @@ class GameUI(ABC):
         trial = state.clone()
         return trial, trial.apply(action), ""
 
+    def preview_view(
+        self,
+        state: Any,
+        names: Sequence[str],
+        bots: Sequence[bool] | None,
+        console: Console,
+        seat: int | None,
+        log: Sequence[Event],
+    ) -> RenderableType:
+        """The picture of a previewed position (default: the game's screen)."""
+        return self.game_view(state, names, bots, console, seat, log)
+
+    def find_group(self, choice: _Choice, word: str) -> tuple[str, str, str, list[int]] | None:
+        """A group named by ``word`` other than by its kind, key or label (or None)."""
+        return None
+
+    def known_groups(self, low: str, word: str) -> list[str]:
+        """Labels of the groups ``low``/``word`` names that are not possible now."""
+        return []
+
     def stopped_where(self, state: Any) -> str:
-        return f"round {state.round}" if state.round else "the setup"
+        rounds = self.spec.rounds
+        return f"round {rounds(state)}" if rounds and rounds(state) else "the setup"
 
     def min_width(self) -> int:
         """Columns the game's screen needs; narrower, it would be cut off."""
         return 80
 
-
-# -- Expedition: Northwest Passage -------------------------------------------------
-
-
-def _cell_for(console: Console) -> render.CellSize:
-    """The large board when the terminal has room for it and the panels, else the compact one."""
-    width, height = console.size
-    return render.LARGE if width >= 150 and height >= 60 else render.COMPACT
-
-
-def describe(state: Any, action: Any) -> str:
-    """Northwest: ``str(action)`` plus what it refers to: the tile of a display slot or pile."""
-    text = str(action)
-    # ``Action.index`` is the display slot, but mypy reads it as ``tuple.index``.
-    slot = action.to_json().get("index")
-    if action.kind in ("draw", "draft") and isinstance(slot, int):
-        if 0 <= slot < len(state.display):
-            text += f" ({state.display[slot]})"
-    elif action.kind == "draw" and action.pile is not None:
-        text += f" ({render._PILE_NAMES[action.pile]}, {state.piles[action.pile]} left)"
-    return text
+    def plain_text(self, state: Any, width: int = 160) -> str:
+        """The screen of the seat to act without colours (the RL environment's
+        ``render(mode="ansi")``)."""
+        console = Console(
+            record=True, width=width, file=io.StringIO(), color_system=None, force_terminal=False
+        )
+        names = self.default_names(len(state.scores()))
+        console.print(self.game_view(state, names, None, console, state.current_player, []))
+        return console.export_text()
 
 
-def _nw_event_text(ev: Event, names: Sequence[str]) -> Text:
-    line = ev.text(list(names))
-    seat = getattr(ev, "seat", None)
-    if isinstance(ev, RoundStarted | RoundEnded | SunMoved | GameOver):
-        return Text(f"— {line}", Style(bold=True, color="#e8d27a"))
-    if isinstance(ev, CrewSpent):
-        return Text(f"  {line}", Style(dim=True))
-    t = Text("  ")
-    if isinstance(seat, int):
-        t.append("● ", seats_look.player_style(seat))
-    style = Style(bold=True, color="#ffd24a") if isinstance(ev, ScoreChanged) else None
-    if isinstance(ev, SledLost):
-        style = Style(bold=True, color="#e06666")
-    t.append(line, style or Style())
-    return t
+def plain_text(game: str, state: Any) -> str:
+    """``game``'s terminal picture of ``state`` as plain text (see :meth:`GameUI.plain_text`)."""
+    return ui_for(game).plain_text(state)
 
 
-class NorthwestUI(GameUI):
-    name = "northwest"
-    title = nw.TITLE
-    short = "Northwest Passage"
+class GenericUI(GameUI):
+    """The screen of a game without a terminal UI of its own (``spec.terminal_ui`` is
+    None): the scores and the view's fields as text, the legal actions by kind."""
 
-    def describe(self, state: Any, action: Any) -> str:
-        return describe(state, action)
-
-    def event_line(self, state: Any, ev: Event, names: Sequence[str]) -> Text:
-        return _nw_event_text(ev, names)
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.title = self.short = get_game(name).title
 
     def game_view(
         self,
@@ -347,307 +287,60 @@ class NorthwestUI(GameUI):
         seat: int | None,
         log: Sequence[Event],
     ) -> RenderableType:
-        return render.game_view(state, names, bots, _cell_for(console))
+        view = self.spec.wire_view(state, seat)
+        table = Table(title=self.title, show_header=False)
+        table.add_column("")
+        table.add_column("")
+        for s, score in enumerate(state.scores()):
+            table.add_row(Text(names[s], self.player_style(s)), str(score))
+        for key, value in view.items():
+            table.add_row(key, json.dumps(value))
+        return table
 
     def final(self, state: Any, events: Sequence[Event], names: Sequence[str]) -> RenderableType:
-        return render.final_table(state, events, names)
+        table = Table(title="Final scores")
+        table.add_column("Place", justify="right")
+        table.add_column("Player")
+        table.add_column("Score", justify="right")
+        scores = state.scores()
+        for place, s in enumerate(state.ranking(), start=1):
+            table.add_row(str(place), Text(names[s], self.player_style(s)), str(scores[s]))
+        return table
 
     def choices(self, state: Any) -> _Choice:
         by_kind: dict[str, list[Any]] = {}
         for a in state.legal_actions():
-            by_kind.setdefault(a.kind, []).append(a)
+            by_kind.setdefault(str(a.to_json().get("type", "action")), []).append(a)
         numbered: list[Any] = []
         groups: list[tuple[str, str, str, list[int]]] = []
-        for kind, key, label in GROUPS:
-            acts = by_kind.pop(kind, [])
-            if acts:
-                n0 = len(numbered)
-                groups.append((kind, key, label, list(range(n0 + 1, n0 + len(acts) + 1))))
-                numbered += acts
-        for kind, acts in by_kind.items():  # a kind this prompt does not know yet
+        for kind, acts in by_kind.items():
             n0 = len(numbered)
             groups.append((kind, kind, kind, list(range(n0 + 1, n0 + len(acts) + 1))))
             numbered += acts
         return _Choice(numbered, groups)
 
-    def group_note(self, state: Any, kind: str) -> str:
-        cost = state.cost_of(kind)
-        return "free" if cost == 0 else f"{cost} crew"
-
-    def summary(self, state: Any, actions: Sequence[Any], kind: str) -> str:
-        """A folded group in a few words: placements by tile, others by vehicle."""
-        counts: dict[str, int] = {}
-        for a in actions:
-            key = a.tile if kind == "place" and a.tile else (a.vehicle or kind)
-            counts[key] = counts.get(key, 0) + 1
-        return ", ".join(f"{k} ×{v}" for k, v in counts.items())
-
     def menu_head(self, state: Any, names: Sequence[str]) -> Text:
         seat = state.current_player
-        crew = state.crew(seat)
         head = Text()
-        head.append(names[seat], seats_look.player_style(seat))
-        acted = state.view(None)["acted"]
-        if state.round == 0:
-            head.append(" drafts a tile from the display (free).")
-        else:
-            head.append(f" — round {state.round}, ")
-            head.append(
-                "first action of the turn"
-                if not acted
-                else f"action {acted + 1} of the turn (+1 crew)"
-            )
-            head.append("   available crew: ")
-            head.append(f"ship {crew['ship']['available']}, sled {crew['sled']['available']}")
+        head.append(names[seat], self.player_style(seat))
+        head.append(" to act.")
         return head
 
-    def stopped_where(self, state: Any) -> str:
-        return f"round {state.round}" if state.round else "the setup draft"
 
-    def min_width(self) -> int:
-        """The compact board's width: its squares cannot wrap (the panels can)."""
-        return _compact_board_width()
-
-
-def _compact_board_width() -> int:
-    global _BOARD_WIDTH
-    if _BOARD_WIDTH is None:
-        wide = Console(width=1000, record=True, file=io.StringIO())
-        wide.print(render.board(nw.new_game(2, 0), cell=render.COMPACT))
-        _BOARD_WIDTH = max(len(line.rstrip()) for line in wide.export_text().splitlines())
-    return _BOARD_WIDTH
-
-
-_BOARD_WIDTH: int | None = None
-
-
-# -- Through Ice and Snow ------------------------------------------------------------
-
-#: Group keys of Through Ice and Snow: decisions by kind, ``take`` by action space.
-ICE_KIND_KEYS = {
-    "choose_investor": ("investor", "investor"),
-    "choose_cartography": ("carto", "cartography card"),
-    "section": ("side", "map section side"),
-    "destination": ("dest", "destination"),
-    "voyage": ("voyage", "voyage type"),
-    "mast": ("mast", "mast: event card"),
-    "boiler": ("boiler", "boiler"),
-    "discard": ("discard", "discard a resource"),
-    "infirmary": ("infirmary", "crew to the infirmary"),
-    "eat": ("eat", "species card to eat"),
-    "compass": ("compass", "compass: new anchor"),
-    "pass": ("pass", "pass"),
-}
-ICE_SPACE_KEYS = {
-    "lead": "lead",
-    "explore": "explore",
-    "visit_inuit": "visit",
-    "hire_inuk": "hire",
-    "build_cabin": "cabin",
-    "improve_sled": "sled",
-    "upgrade_ship": "upgrade",
-    "recycle_wood": "recycle",
-    "discover": "discover",
-    "hunt": "hunt",
-    "experiment": "experiment",
-    "exchange_captain": "xcapt",
-    "exchange_carpenter": "xcarp",
-    "exchange_scientist": "xsci",
-    "collect_captain": "ccapt",
-    "collect_carpenter": "ccarp",
-    "collect_scientist": "csci",
-    "ice_fishing": "fish",
-    "trace_map": "trace",
-    "document_methods": "document",
-    "lab_research": "lab",
-    "vow_captain": "vcapt",
-    "vow_carpenter": "vcarp",
-    "vow_scientist": "vsci",
-    "build_shelter": "shelter",
-    "event": "event",
-}
-
-
-class IceAndSnowUI(GameUI):
-    name = "iceandsnow"
-    title = "Through Ice and Snow"
-    short = "Through Ice and Snow"
-    help = ICE_HELP
-
-    @property
-    def _render(self) -> ModuleType:
-        from erebus.games.iceandsnow import render as ice_render
-
-        return ice_render
-
-    def options(self, players: int, options: dict[str, Any]) -> dict[str, Any]:
-        from erebus.games.iceandsnow.options import normalize
-
-        result: dict[str, Any] = normalize(options, players)
-        return result
-
-    def new_game(self, players: int, seed: int, options: dict[str, Any]) -> Any:
-        return self.module.new_game(players, seed, options)
-
-    def default_names(self, players: int) -> list[str]:
-        names: list[str] = seats_look.default_names(players)
-        return names
-
-    def player_style(self, seat: int) -> Style:
-        style: Style = seats_look.player_style(seat)
-        return style
-
-    def describe(self, state: Any, action: Any) -> str:
-        text: str = self._render.describe(state, action)
-        return text
-
-    def played(self, state: Any, action: Any, secret: bool) -> str:
-        if secret and action.kind == "choose_investor":
-            return "chooses an investor (kept secret)"
-        if secret and action.kind == "choose_cartography":
-            return "chooses a cartography card (kept secret)"
-        return self.describe(state, action)
-
-    def brief(self, state: Any, action: Any) -> str:
-        if action.kind != "take":
-            return self.describe(state, action)
-        text: str = self._render.describe(state, action, brief=True)
-        return text
-
-    def matches(self, state: Any, action: Any, words: Sequence[str]) -> bool:
-        raw = str(action).lower()
-        tokens = set(raw.split())
-        text = f"{self.describe(state, action).lower()} {raw}"
-        key = self._key_of(action)
-        return all((w in tokens) if "=" in w else (w == key or w in text) for w in words if w)
-
-    def event_line(self, state: Any, ev: Event, names: Sequence[str]) -> Text:
-        line: Text = self._render.event_line(state, ev, names)
-        return line
-
-    def game_view(
-        self,
-        state: Any,
-        names: Sequence[str],
-        bots: Sequence[bool] | None,
-        console: Console,
-        seat: int | None,
-        log: Sequence[Event],
-    ) -> RenderableType:
-        view: RenderableType = self._render.game_view(state, names, bots, seat, log)
-        return view
-
-    def final(self, state: Any, events: Sequence[Event], names: Sequence[str]) -> RenderableType:
-        table: RenderableType = self._render.final_table(state, events, names)
-        return table
-
-    @staticmethod
-    def _key_of(action: Any) -> str:
-        if action.kind == "take":
-            return ICE_SPACE_KEYS.get(str(action.space), str(action.space))
-        kind = str(action.kind)
-        return ICE_KIND_KEYS.get(kind, (kind, kind))[0]
-
-    def choices(self, state: Any) -> _Choice:
-        by_group: dict[str, list[Any]] = {}
-        labels: dict[str, tuple[str, str]] = {}
-        for a in state.legal_actions():
-            if a.kind == "take":
-                kind = f"take:{a.space}"
-                labels[kind] = (self._key_of(a), self._render.space_label(state, a.space))
-            else:
-                kind = a.kind
-                labels[kind] = ICE_KIND_KEYS.get(a.kind, (a.kind, a.kind))
-            by_group.setdefault(kind, []).append(a)
-        if "pass" in by_group:  # passing comes last, after every action space
-            by_group["pass"] = by_group.pop("pass")
-        numbered: list[Any] = []
-        groups: list[tuple[str, str, str, list[int]]] = []
-        for kind, acts in by_group.items():
-            n0 = len(numbered)
-            key, label = labels[kind]
-            groups.append((kind, key, label, list(range(n0 + 1, n0 + len(acts) + 1))))
-            numbered += acts
-        return _Choice(numbered, groups)
-
-    def summary(self, state: Any, actions: Sequence[Any], kind: str) -> str:
-        """What varies in a folded group: crews, cards, tiles, food, resources, deposits."""
-        r = self._render
-        parts: list[str] = []
-        crews = {a.crew for a in actions if a.crew is not None}
-        if len(crews) > 1:
-            parts.append(f"{len(crews)} crews")
-        elif crews:
-            parts.append(r.crew_words(next(iter(crews)), True))
-        cards = list(dict.fromkeys(a.card for a in actions if a.card))
-        if cards:
-            names = list(dict.fromkeys(r.card_label(state, c).split(" (")[0] for c in cards))
-            if kind in ("choose_investor", "mast", "eat"):
-                names = [r.describe(state, a).split(":")[0] for a in actions]
-            if kind == "choose_cartography":  # the cards have no names: their regions
-                names = [r.describe(state, a).split(": ", 1)[-1] for a in actions]
-            parts.append(", ".join(names))
-        tiles = list(dict.fromkeys(a.tile for a in actions if a.tile is not None))
-        if tiles:
-            parts.append("tiles " + ", ".join(map(str, tiles)))
-        foods = [a.food for a in actions if a.food is not None]
-        if foods:
-            parts.append(f"food {min(foods)}–{max(foods)}")
-        for fld, word in (("resource", "give"), ("deposit", "deposit")):
-            vals = list(dict.fromkeys(getattr(a, fld) for a in actions if getattr(a, fld)))
-            if vals:
-                parts.append(f"{word} " + "/".join(vals))
-        if any(a.take is not None for a in actions):
-            parts.append("choice of resources")
-        if kind in ("destination", "compass", "section", "voyage", "discard", "infirmary"):
-            parts = [r.describe(state, a) for a in actions[:3]] + (
-                ["…"] if len(actions) > 3 else []
-            )
-        return " · ".join(parts)
-
-    def menu_head(self, state: Any, names: Sequence[str]) -> Text:
-        r = self._render
-        seat = state.current_player
-        head = Text()
-        head.append(names[seat], r.player_style(seat))
-        head.append(f" — round {state.round}: " if state.round else " — setup: ")
-        head.append(state.expecting(), Style(bold=True))
-        if state.pending == "action":
-            p = state.player(seat)
-            free = r.crew_state(state, seat)["free"]
-            head.append("   free crew: ")
-            head.append(r.crew_words(free, True), Style(bold=True))
-            head.append(
-                f"   {p['dynamite']} dyn, {p['wood']} wood, {p['rifles']} rifles, "
-                f"{p['dogs']} dogs, food {p['food']}"
-            )
-        return head
-
-    def preview(self, state: Any, action: Any) -> tuple[Any, list[Event], str]:
-        """On a determinization of the player's view: hidden cards are drawn at random."""
-        seat = state.current_player
-        trial = self.module.determinize(state.view(seat), random.getrandbits(63))
-        events = trial.apply(action)
-        return trial, events, " (cards not yet revealed are drawn at random here)"
-
-    def stopped_where(self, state: Any) -> str:
-        return f"round {state.round}" if state.round else "the setup choices"
-
-    def min_width(self) -> int:
-        """The panels reflow; one action-board column or personal board must fit."""
-        r = self._render
-        return max(int(r._BOARD_COLUMN), int(r._BOARD_WIDTH)) + 4
-
-
-UIS: dict[str, GameUI] = {"northwest": NorthwestUI(), "iceandsnow": IceAndSnowUI()}
+_UIS: dict[str, GameUI] = {}
 
 
 def ui_for(game: str) -> GameUI:
-    """The terminal pieces of ``game`` (``ValueError`` for a game without them)."""
-    if game not in GAMES or game not in UIS:
-        known = ", ".join(g for g in GAMES if g in UIS)
-        raise ValueError(f"unknown game {game!r}; choose one of {known}")
-    return UIS[game]
+    """The terminal pieces of ``game``: the ``UI`` of the module its spec names
+    (``spec.terminal_ui``), or the generic screen; ``ValueError`` for an unknown game."""
+    ui = _UIS.get(game) if isinstance(game, str) else None
+    if ui is None:
+        if not isinstance(game, str) or game not in GAMES:
+            raise ValueError(f"unknown game {game!r}; choose one of {', '.join(GAMES)}")
+        module = get_game(game).terminal_ui
+        ui = importlib.import_module(module).UI if module else GenericUI(game)
+        _UIS[game] = ui
+    return ui
 
 
 # --------------------------------------------------------------------- save files
@@ -730,10 +423,10 @@ def load_save(path: str | os.PathLike[str]) -> SavedGame:
     if not isinstance(d, dict):
         raise SaveError(f"{path}: a save file is a JSON object, not {type(d).__name__}")
     game = d.get("game")
-    if not isinstance(game, str) or game not in UIS or game not in GAMES:
-        titles = " or ".join(ui.short for name, ui in UIS.items() if name in GAMES)
+    if not isinstance(game, str) or game not in GAMES:
+        titles = " or ".join(ui_for(name).short for name in GAMES)
         raise SaveError(f"{path}: not a {titles} save (game is {game!r})")
-    ui = UIS[game]
+    ui = ui_for(game)
     players = d.get("players")
     if not _is_int(players) or players not in ui.players:
         raise SaveError(f"{path}: 'players' must be one of {', '.join(map(str, ui.players))}")
@@ -799,7 +492,7 @@ def print_events(
     ui: GameUI | None = None,
 ) -> None:
     """Every event of an action in words, one per line."""
-    ui = ui or UIS[GAME]
+    ui = ui or ui_for(GAME)
     for ev in events:
         console.print(ui.event_line(state, ev, names))
 
@@ -883,7 +576,7 @@ def _print_menu(
             row.append(ui.group_note(state, kind))
         grid.add_row(*row, items)
     console.print(grid)
-    example = '"place L17"' if ui.name == GAME else '"cabin food=3"'
+    example = ui.filter_example
     console.print(
         Text(
             f"Number to play · group key to list · words to filter ({example}) · "
@@ -908,10 +601,8 @@ def _preview(
     seat = state.current_player
     if too_narrow(console, ui):
         console.print(width_notice(console, ui))
-    elif ui.name == GAME:
-        console.print(render.board(trial, names, _cell_for(console)))
     else:
-        console.print(ui.game_view(trial, names, bots, console, seat, [*log, *events]))
+        console.print(ui.preview_view(trial, names, bots, console, seat, [*log, *events]))
     for ev in events:
         console.print(ui.event_line(trial, ev, names))
     console.print(Text("(not played)", Style(color="#9a9a9a")))
@@ -933,7 +624,7 @@ def ask_human(
 ) -> Any | None:
     """Ask the current player for an action; ``None`` if they quit (or input ended),
     :data:`UNDO` if they take back ``undoable`` (their last action, when it may be)."""
-    ui = ui or UIS[GAME]
+    ui = ui or ui_for(GAME)
     seat = state.current_player
     choice = ui.choices(state)
     print_view(console, ui, state, names, bots, seat, log)
@@ -986,10 +677,8 @@ def ask_human(
         full = len(parts) == 2 and parts[1] == "all"
         word = parts[0] if full else low
         group = next((g for g in choice.groups if word in (g[1], g[2], g[0])), None)
-        if group is None and ui.name != GAME:
-            group = next(
-                (g for g in choice.groups if g[0].startswith("take:") and word == g[0][5:]), None
-            )
+        if group is None:
+            group = ui.find_group(choice, word)
         if group is not None:  # a group key only lists, even a group of one (issue 10)
             note = ui.group_note(state, group[0])
             console.print(Text(f"{group[2]}{' — ' + note if note else ''}", Style(bold=True)))
@@ -1004,11 +693,7 @@ def ask_human(
             else:
                 _print_list(console, ui, state, choice, group[3], brief=True)
             continue
-        if ui.name == GAME:
-            known = [g[2] for g in GROUPS if low in (g[1], g[2], g[0])]
-        else:
-            keys = (*ICE_KIND_KEYS.values(), *((k, k) for k in ICE_SPACE_KEYS.values()))
-            known = [label for key, label in keys if word == key]
+        known = ui.known_groups(low, word)
         if known:
             console.print(f"No {' or '.join(known)} action is possible now.")
             continue
@@ -1106,18 +791,15 @@ def run_play(
     except ValueError as exc:
         return _error(console, str(exc))
     if scenario is not None and loaded is None:
-        if ui.name != "iceandsnow":
+        if not ui.scenarios:
             return _error(console, f"{ui.short} has no scenarios (--scenario)")
-        from erebus.games.iceandsnow.options import SCENARIOS
-
-        if scenario not in SCENARIOS:
+        if scenario not in ui.scenarios:
             return _error(
-                console, f"unknown scenario {scenario!r}; choose one of {', '.join(SCENARIOS)}"
+                console, f"unknown scenario {scenario!r}; choose one of {', '.join(ui.scenarios)}"
             )
         opts["scenario"] = scenario
-    solo = ui.name == "iceandsnow" and opts.get("scenario") is not None
     if players is None:
-        players = 1 if solo else 3
+        players = ui.default_players(opts)
     if humans is None:
         humans = 1
     level = level or "medium"
@@ -1281,7 +963,7 @@ def run_replay(
         game = load_save(path)
     except SaveError as exc:
         return _error(console, str(exc))
-    ui = UIS[game.game]
+    ui = ui_for(game.game)
     names = game.names
     state = ui.new_game(game.players, game.seed, game.options)
     extra = f", scenario {game.options['scenario']}" if game.options.get("scenario") else ""

@@ -39,7 +39,7 @@ from rich.text import Text
 
 from erebus.core.events import Event
 from erebus.games.northwest.state import State
-from erebus.seats import (
+from erebus.terminal.seats import (
     default_names,
     player_colour,
     player_style,

@@ -75,7 +75,7 @@ from erebus.games.iceandsnow.layout import (
 )
 from erebus.games.iceandsnow.state import State
 from erebus.games.iceandsnow.wording import SPACE_LABELS as SPACE_LABELS
-from erebus.seats import (
+from erebus.terminal.seats import (
     default_names,
     player_style,
     points_by_category,

@@ -855,7 +855,7 @@ def run(
             )
             procs.append(server)
             echo = Process(
-                [py, "-m", "erebus.bench_server", "echo", "--port", str(echo_port)],
+                [py, "-m", "erebus.bench.server", "echo", "--port", str(echo_port)],
                 echo_port,
                 tmpdir / "echo.log",
             )
@@ -975,7 +975,7 @@ def main(
 
 
 def _cli(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m erebus.bench_server")
+    parser = argparse.ArgumentParser(prog="python -m erebus.bench.server")
     parser.add_argument("mode", choices=["echo", "bench"])
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--games", type=int, default=200)

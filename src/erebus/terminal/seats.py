@@ -15,6 +15,8 @@ from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
+from erebus.core import events as common
+
 PLAYER_COLOURS = ("#e0453a", "#4a86e8", "#e3a92b", "#3fb05a")
 """Seat colours: red, blue, ochre, green."""
 PLAYER_COLOUR_NAMES = ("Red", "Blue", "Ochre", "Green")
@@ -51,7 +53,7 @@ def points_by_category(
     (unknown ones last)."""
     out: dict[str, list[int]] = {}
     for ev in events:
-        if type(ev).__name__ == "ScoreChanged":
+        if isinstance(ev, common.ScoreChanged):
             row = out.setdefault(category(ev.reason), [0] * players)
             row[ev.seat] += ev.delta
     rank = {c: i for i, c in enumerate(order)}

@@ -1,0 +1,151 @@
+"""Through Ice and Snow's :class:`~erebus.core.game.GameSpec`: what consumers may know.
+
+A declaration over the engine's public names; the RL encoding (numpy) and the text
+picture (Rich) are imported when first called, so importing the game stays light.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from erebus.core.events import Event
+from erebus.core.game import GameSpec, RlEncoding, SearchHints, Statistic
+from erebus.games.iceandsnow import events as ev
+from erebus.games.iceandsnow.actions import Action
+from erebus.games.iceandsnow.botmoves import bot_actions
+from erebus.games.iceandsnow.heuristics import REWARD_SCALE, heuristic, terminal_value
+from erebus.games.iceandsnow.options import normalize
+from erebus.games.iceandsnow.sources import SOURCE_LABELS, SOURCES, score_source
+from erebus.games.iceandsnow.state import State, new_game, replay
+
+#: Events that show something nobody knew: the secret setup choices, an event card
+#: turned (a voyage, the mast), hunting or species cards off their decks, a compass
+#: card drawn (Magnetic North Pole).  Not among them: choosing an investor or a
+#: cartography card (the player holds both offers), a map section's side (both sides
+#: are printed), a destination, taking a revealed card.
+HIDDEN_EVENTS = (
+    ev.InvestorRevealed,
+    ev.CartographyRevealed,
+    ev.EventRevealed,
+    ev.CardsRevealed,
+    ev.CompassDrawn,
+)
+
+
+def parse_options(players: int, options: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The canonical options (modes, scenario, …) for ``players``; ``ValueError``."""
+    return normalize(dict(options) if isinstance(options, Mapping) else options, players)
+
+
+def reveals_hidden(event: Event) -> bool:
+    """One of :data:`HIDDEN_EVENTS`."""
+    return isinstance(event, HIDDEN_EVENTS)
+
+
+def wire_view(state: State, seat: int | None) -> dict[str, Any]:
+    """The engine's view (JSON types, small integers only)."""
+    return state.view(seat)
+
+
+def winners(state: State) -> list[int]:
+    """Nobody when the whole table lost; else the seats with the best score."""
+    if state.lost:
+        return []
+    scores = state.scores()
+    best = max(scores)
+    return [s for s, v in enumerate(scores) if v == best]
+
+
+def _lost(state: State, seat: int) -> bool:
+    return bool(state.lost)
+
+
+def _round(state: State) -> int:
+    return int(state.round)
+
+
+def at_turn(state: State) -> bool:
+    """The Action phase: a seat takes a space or passes."""
+    return bool(state.phase == "action")
+
+
+def _rl_size() -> int:
+    from erebus.games.iceandsnow import encoding
+
+    return encoding.MAX_ACTIONS
+
+
+def _rl_bounds() -> tuple[Any, Any]:
+    import numpy as np
+
+    from erebus.games.iceandsnow import encoding
+
+    size = encoding.encoder().size
+    low = np.full(size, -encoding.CLIP, dtype=np.float32)
+    high = np.full(size, encoding.CLIP, dtype=np.float32)
+    return low, high
+
+
+def _rl_observe(state: State, seat: int) -> Any:
+    from erebus.games.iceandsnow import encoding
+
+    return encoding.observe(state, seat)
+
+
+def _rl_mask(state: State) -> Any:
+    from erebus.games.iceandsnow import encoding
+
+    return encoding.legal_mask(state)
+
+
+def _rl_action(state: State, index: int) -> Action:
+    from erebus.games.iceandsnow import encoding
+
+    return encoding.index_to_action(state, index)  # type: ignore[no-any-return]
+
+
+def _rl_index(state: State, action: Action) -> int:
+    from erebus.games.iceandsnow import encoding
+
+    return encoding.action_to_index(state, action)
+
+
+SPEC = GameSpec(
+    name="iceandsnow",
+    title="Through Ice and Snow",
+    min_players=1,
+    max_players=4,
+    parse_options=parse_options,
+    new_game=new_game,
+    replay=replay,
+    action_from_json=Action.from_json,
+    state_from_json=State.from_json,
+    reveals_hidden=reveals_hidden,
+    wire_view=wire_view,
+    determinize=State.from_view,
+    resample=State.resample_hidden,
+    heuristic=heuristic,
+    bot_actions=bot_actions,
+    terminal_value=terminal_value,
+    # MCTS plans the mover's own turn (one action here) and values it by the heuristic;
+    # it values every action once (a greedy ply), then searches only the best six.
+    search=SearchHints(own_turn_only=True, root_screen=6, reward_scale=REWARD_SCALE),
+    score_sources=SOURCES,
+    source_labels=SOURCE_LABELS,
+    score_source=score_source,
+    statistics=(Statistic("lost", None, _lost, game_label="Games the whole table lost"),),
+    winners=winners,
+    rounds=_round,
+    at_turn=at_turn,
+    rl=RlEncoding(
+        action_space_size=_rl_size,
+        observation_bounds=_rl_bounds,
+        observe=_rl_observe,
+        legal_mask=_rl_mask,
+        action_at=_rl_action,
+        action_index=_rl_index,
+    ),
+    terminal_ui="erebus.terminal.iceandsnow",
+    web_board=None,
+)

@@ -1,0 +1,1 @@
+"""Shared test support: the tiny race game that shows a game is one package."""
