@@ -11,6 +11,7 @@ from fastapi.testclient import TestClient
 from server_helpers import HBB, new_game, play, wait_turn
 
 from erebus.games import northwest
+from erebus.games.northwest.wire import wire_view
 from erebus.server.app import RedactTokens
 from erebus.server.service import js_safe
 
@@ -50,7 +51,7 @@ def test_play_against_bots_to_the_end(client: TestClient) -> None:
     # the stored log replays to the same state
     log = [a for a in _log(client, g["id"])]
     st = northwest.replay(3, 3, log)
-    assert js_safe(st.view(None)) == client.get(f"/api/games/{g['id']}").json()["view"]
+    assert wire_view(st, None) == client.get(f"/api/games/{g['id']}").json()["view"]
     assert final["version"] == len(log) and final["scores"] == st.scores()
 
 
@@ -66,10 +67,15 @@ def test_payloads_hold_no_integer_a_browser_would_round(client: TestClient) -> N
     g = new_game(client, HBB, seed=3)
     tok = g["seats"][0]["token"]
     body = client.get(f"/api/games/{g['id']}?token={tok}").json()
-    # the terrain bitboards come as decimal strings; from_view reads them back
-    assert isinstance(body["view"]["land"], str) and isinstance(body["view"]["sea"], str)
+    # the browser gets the wire view: the terrain named per vertex, no bitboards
+    assert not {"land", "sea"} & set(body["view"]) and body["view"]["board"]["vertices"]
     assert all(-(2**53) < i < 2**53 for i in _integers(body))
-    st = northwest.State.from_view(body["view"], seed=1)
+    # an engine view (other games' payloads) has its bitboards as decimal strings,
+    # which from_view reads back
+    engine_view = js_safe(northwest.replay(3, 3, []).view(0))
+    assert isinstance(engine_view["land"], str) and isinstance(engine_view["sea"], str)
+    assert all(-(2**53) < i < 2**53 for i in _integers(engine_view))
+    st = northwest.State.from_view(engine_view, seed=1)
     assert st.view(None) == northwest.replay(3, 3, []).view(None)
     # the standard library gets what orjson refuses (integers beyond 64 bits)
     from erebus.server.service import _dumps

@@ -18,8 +18,8 @@ from hypothesis import strategies as hst
 from server_helpers import make_client, new_game, undoable, wait_turn
 
 from erebus.games import get_game
+from erebus.games.northwest.wire import wire_view
 from erebus.server.replay import ReplayCache, build, moves
-from erebus.server.service import js_safe
 from erebus.server.storage import GameRecord, LogEntry, SeatInfo
 
 BOTS = [{"kind": "bot", "level": "easy"}] * 3
@@ -122,8 +122,8 @@ def test_a_bot_game_replays_step_by_step_to_the_live_final_table(sqlite_url: str
         # The words of the events are the live game's (its recent events end the same way).
         live_tail = [(e["type"], e["text"]) for e in final["events"]][-len(last["events"]) :]
         assert [(e["type"], e["text"]) for e in last["events"]] == live_tail
-        # The terrain bitboards arrive as strings, as in the live payload.
-        assert isinstance(last["view"]["land"], str) and int(last["view"]["land"]) > 2**53
+        # The wire view, as in the live payload: terrain by vertex, no bitboards.
+        assert "land" not in last["view"] and last["view"]["board"]["vertices"]
 
 
 def test_undone_moves_are_not_steps(sqlite_url: str) -> None:
@@ -230,7 +230,7 @@ def test_replays_skip_what_is_not_a_move(seed: int, choices: list[int], extras: 
     replay = build(record, players, seeded=True)
     assert replay.steps == len(played)
     last = replay.step(replay.steps)
-    assert last["view"] == js_safe(state.view(None))
+    assert last["view"] == wire_view(state, None)
     assert last["scores"] == state.scores() and last["is_over"] == state.is_over
     assert replay.index()["seeded"] is True
     assert [r["step"] for r in replay.rounds] == sorted({r["step"] for r in replay.rounds})

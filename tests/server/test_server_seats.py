@@ -28,8 +28,9 @@ from server_helpers import new_game, play, undoable
 from test_server_ws import recv
 
 from erebus.games import northwest
+from erebus.games.northwest.wire import wire_view
 from erebus.server.app import create_app
-from erebus.server.service import NAME_MAX, ApiError, Settings, _parse_name, js_safe
+from erebus.server.service import NAME_MAX, ApiError, Settings, _parse_name
 from erebus.server.storage import DatabaseInUse, Storage
 
 ANNA = [
@@ -173,7 +174,7 @@ def test_joined_then_left_is_taken_over_and_handed_back(db_url: str) -> None:
         assert len(rec.actions) == len(rec.log) - 2
         assert len(rec.log) == final["version"]
         st_ = northwest.replay(3, 2, rec.actions)
-        assert js_safe(st_.view(None)) == final["view"]
+        assert wire_view(st_, None) == final["view"]
     with server(db_url, grace=60.0) as c:  # a restart keeps names, joined and the events
         again = c.get(f"/api/games/{gid}").json()
         # (the game has the server's default grace, and this server's is 60 s)

@@ -11,7 +11,7 @@ from sqlalchemy import create_engine, text
 from test_server_ws import recv
 
 from erebus.games import northwest
-from erebus.server.service import js_safe
+from erebus.games.northwest.wire import wire_view
 from erebus.server.storage import Storage
 
 TWO = [{"kind": "human"}, {"kind": "human"}]
@@ -92,7 +92,7 @@ def test_undo_rules_and_versions(db_url: str) -> None:
     assert [(e.index, e.undoes) for e in rec.log if e.kind == "undo"] == [(4, 3), (5, 2), (8, 7)]
     assert len(rec.actions) == 4  # two drafts, the display draw, the end of the turn
     st = northwest.replay(2, 2, rec.actions)
-    assert js_safe(st.view(None)) == spectator["view"]
+    assert wire_view(st, None) == spectator["view"]
     # a new server on the same database rebuilds the same game, undos included
     with make_client(db_url) as c:
         assert c.get(f"/api/games/{gid}").json() == spectator

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from erebus.games import get_game
-from erebus.server.service import ApiError, GameService, js_safe
+from erebus.server.service import ApiError, GameService, browser_view
 from erebus.server.storage import GameRecord
 
 #: Log row kinds that are moves of the game (others: "undo", "takeover", "handback").
@@ -80,7 +80,7 @@ class Replay:
             "seat": self.seats[k],
             "action": self.actions[k],
             "events": self.events[k],
-            "view": js_safe(st.view(None)),
+            "view": browser_view(self.game, st, None),
             "scores": st.scores(),
             "current_player": st.current_player,
             "is_over": st.is_over,

@@ -67,6 +67,7 @@ from erebus.bots.pool import BotPool, FairQueue, choose_from_view
 from erebus.bots.random_bot import RandomBot
 from erebus.core import IllegalAction
 from erebus.games import get_game
+from erebus.games.northwest import wire as northwest_wire
 from erebus.server.residency import Residency
 from erebus.server.storage import (
     ChatEntry,
@@ -130,6 +131,24 @@ def _dumps(obj: Any) -> str:
         return orjson.dumps(obj).decode()
     except TypeError:
         return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+
+
+def browser_view(game: str, state: Any, seat: int | None) -> dict[str, Any]:
+    """The payload's ``view``: the game's wire view (named fields, JSON-safe).
+
+    A bridge until every game declares ``wire_view`` in its GameSpec: Northwest has
+    one (:mod:`erebus.games.northwest.wire`); other games send their engine view."""
+    if game == "northwest":
+        return northwest_wire.wire_view(state, seat)
+    return js_safe(state.view(seat))
+
+
+def browser_cost(game: str, state: Any, action: Any) -> int | None:
+    """What ``action`` costs the mover (``legal_costs``, parallel to ``legal_actions``);
+    None where the game has no costs.  The same bridge as :func:`browser_view`."""
+    if game == "northwest":
+        return northwest_wire.action_cost(state, action)
+    return None
 
 
 def js_safe(view: dict[str, Any]) -> dict[str, Any]:
@@ -299,6 +318,7 @@ class LiveGame:
         mine = seat is not None and st.current_player == seat and not st.is_over
         events, events_since = self.events_after(since)
         opts = self.record.options
+        legal = st.legal_actions() if mine else []
         return {
             "id": self.id,
             "game": self.record.game,
@@ -310,8 +330,9 @@ class LiveGame:
                 "clock_s": opts.get("clock_s"),
                 "autopilot_level": opts.get("autopilot_level", "medium"),
             },
-            "view": js_safe(st.view(seat)),
-            "legal_actions": [a.to_json() for a in st.legal_actions()] if mine else [],
+            "view": browser_view(self.record.game, st, seat),
+            "legal_actions": [a.to_json() for a in legal],
+            "legal_costs": [browser_cost(self.record.game, st, a) for a in legal],
             "current_player": st.current_player,
             "is_over": st.is_over,
             "scores": st.scores(),
