@@ -243,7 +243,7 @@ def test_replays_skip_what_is_not_a_move(seed: int, choices: list[int], extras: 
 def test_every_key_the_replay_page_names_exists() -> None:
     """replay.js is a module of its own: its ``t("…")`` keys are in every language."""
     web = Path(__file__).resolve().parents[2] / "src" / "erebus" / "web"
-    used = set(re.findall(r"\bt\(\s*\"([A-Za-z0-9_]+)\"", (web / "replay.js").read_text()))
+    used = set(re.findall(r"\bt\(\s*\"([A-Za-z0-9_]+)\"", (web / "core" / "replay.js").read_text()))
     assert {"replay_first", "replay_step", "next_round", "replay_in_progress"} <= used
     for lang in ("en", "hu", "it", "fr", "uk", "ja"):
         strings = json.loads((web / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
