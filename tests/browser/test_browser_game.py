@@ -227,7 +227,7 @@ def test_place_a_tile_and_move_the_ship(server: Any, new_page: Any, output_dir: 
     final = wait_until(moved, 10, "the ship to move")
     mv = [e for e in final["events"] if e["type"] == "VehicleMoved" and e["seat"] == 0][-1]
     assert mv["vehicle"] == "ship" and mv["to"] == to
-    assert "at" in final["view"]["seats"][0]["ship"]  # on a tile of the board now
+    assert isinstance(final["view"]["seats"][0]["ship"], dict)  # on a tile of the board now
     # The page shows the new state: the ship is on the board and it is still our turn.
     page.locator(".actions button", has_text="End turn").wait_for()
     assert not new_page.errors.errors, new_page.errors.errors

@@ -28,6 +28,12 @@ if not CHROMIUM.exists():
     )
 pytest.importorskip("playwright.sync_api", reason="browser tests need the playwright package")
 
+
+def _ship_on_board(g: Any) -> bool:
+    """Seat 0's ship is on a tile of the board (the wire view: ``{"at": [x, y], …}``)."""
+    return isinstance(g["view"]["seats"][0]["ship"], dict)
+
+
 DESKTOP = {"width": 1366, "height": 768}
 PHONE = {"width": 390, "height": 844}
 EASY = {"kind": "bot", "level": "easy"}
@@ -297,7 +303,7 @@ def test_greenland_return_asks_first_and_the_log_speaks_in_places(
     dest = page.locator("svg.board rect.dest").first
     assert dest.get_attribute("data-to") == "13,3"
     dest.click()
-    wait_until(lambda: "at" in server.game(gid, token)["view"]["seats"][0]["ship"], 10, "the ship on the board")
+    wait_until(lambda: _ship_on_board(server.game(gid, token)), 10, "the ship on the board")
     # The piece glides to its new square (no reduced motion asked for here).
     wait_until(lambda: page.evaluate("document.documentElement.dataset.glides"), 5, "a glide")
     # The log says where, in words; hovering the line lights the square and the piece.
@@ -345,7 +351,7 @@ def test_reduced_motion_skips_the_glide(server: Any, open_page: Any) -> None:
     page = open_page(url, reduced_motion="reduce")
     page.locator(".actions button", has_text="Move ship").click()
     page.locator("svg.board rect.dest").first.click()
-    wait_until(lambda: "at" in server.game(gid, token)["view"]["seats"][0]["ship"], 10, "the move")
+    wait_until(lambda: _ship_on_board(server.game(gid, token)), 10, "the move")
     page.locator("#log li.ev-VehicleMoved").wait_for()
     time.sleep(0.3)
     assert page.evaluate("document.documentElement.dataset.glides") is None
