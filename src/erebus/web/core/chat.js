@@ -15,12 +15,6 @@ export function receiveChat(m) {
   renderLog();
 }
 
-export function chatTime(c) {
-  if (!c.time) return null;
-  const d = new Date(c.time);
-  return isNaN(d) ? null : d.toLocaleTimeString(APP.lang, { hour: "2-digit", minute: "2-digit" });
-}
-
 export function chatForm() {
   if (!APP.token) return h("p", { class: "chatnote", "data-testid": "chat-spectator" }, t("chat_spectator"));
   return h("form", { class: "chatform", onsubmit: (e) => { e.preventDefault(); const i = $("#chatin"); if (i.value.trim()) sendChat(i.value.trim()); i.value = ""; } },

@@ -4,8 +4,10 @@
 import { APP } from "./state.js";
 import { parseJSON, toast } from "./dom.js";
 import { t } from "./i18n.js";
-import { applyState, renderGame, renderStatusDot } from "./table.js";
-import { receiveChat } from "./chat.js";
+
+// What the page does with what arrives (the table sets these: see listen()).
+const on = { state: () => {}, chat: () => {}, status: () => {}, sent: () => {} };
+export function listen(handlers) { Object.assign(on, handlers); }
 
 const tokenQuery = () => (APP.token ? `?token=${encodeURIComponent(APP.token)}` : "");
 const gamePath = (tail = "") => `/api/games/${encodeURIComponent(APP.gameId)}${tail}`;
@@ -25,13 +27,13 @@ export function connectWS() {
   let ws;
   try { ws = new WebSocket(wsUrl()); } catch { startPolling(); return; }
   APP.ws = ws;
-  ws.onopen = () => { APP.wsOk = true; stopPolling(); renderStatusDot(); };
+  ws.onopen = () => { APP.wsOk = true; stopPolling(); on.status(); };
   ws.onmessage = (ev) => {
     let m; try { m = parseJSON(ev.data); } catch { return; }
     onServerMessage(m);
   };
   ws.onclose = () => {
-    APP.wsOk = false; APP.ws = null; renderStatusDot();
+    APP.wsOk = false; APP.ws = null; on.status();
     startPolling();
     setTimeout(connectWS, 4000);
   };
@@ -45,9 +47,9 @@ function stopPolling() { clearInterval(APP.pollTimer); APP.pollTimer = null; }
 
 export function onServerMessage(m) {
   if (!m) return;
-  if (m.type === "chat" || m.type === "chat_history") { receiveChat(m); return; }
-  if (m.type === "error") { toast(t("error_action", { msg: m.message || m.detail || m.text || "" })); if (m.view) applyState(m); return; }
-  if (m.view) applyState(m);
+  if (m.type === "chat" || m.type === "chat_history") { on.chat(m); return; }
+  if (m.type === "error") { toast(t("error_action", { msg: m.message || m.detail || m.text || "" })); if (m.view) on.state(m); return; }
+  if (m.view) on.state(m);
 }
 
 // POST a seat's request; the answer (a payload, or nothing) is the new state.
@@ -67,7 +69,7 @@ export async function sendAction(action) {
   if (APP.board) APP.board.onSend();
   if (APP.ws && APP.wsOk) {
     APP.ws.send(JSON.stringify({ type: "action", version: APP.version, action }));
-    APP.legal = []; APP.costs = []; renderGame();
+    APP.legal = []; APP.costs = []; on.sent();
     return;
   }
   await post("/actions", { version: APP.version, action });

@@ -7,7 +7,12 @@ import { APP } from "./state.js";
 import { h, $ } from "./dom.js";
 import { t } from "./i18n.js";
 import { COLORS, seatName } from "./seats.js";
-import { chatTime } from "./chat.js";
+
+function chatTime(c) {
+  if (!c.time) return null;
+  const d = new Date(c.time);
+  return isNaN(d) ? null : d.toLocaleTimeString(APP.lang, { hour: "2-digit", minute: "2-digit" });
+}
 
 export function renderLog() {
   const box = $("#log"); if (!box) return;

@@ -4,14 +4,14 @@
 import { APP, isMyTurn } from "./state.js";
 import { h, $, toast } from "./dom.js";
 import { t, langSwitcher } from "./i18n.js";
-import { connectWS, fetchState, onServerMessage } from "./connection.js";
-import { chatForm } from "./chat.js";
+import { connectWS, fetchState, listen, onServerMessage } from "./connection.js";
+import { chatForm, receiveChat } from "./chat.js";
 import { logFilterBar, renderLog } from "./log.js";
 import { alertButtons, turnAlert, unlockAudioOnGesture } from "./notify.js";
 import { rememberGame, seededBadgeEl } from "./mygames.js";
 import { loadBoard } from "./boards.js";
 
-export function applyState(m) {
+function applyState(m) {
   const sameGame = !!(APP.msg && APP.msg.id === m.id);
   APP.msg = m; APP.view = m.view; APP.legal = m.legal_actions || [];
   APP.costs = Array.isArray(m.legal_costs) && m.legal_costs.length === APP.legal.length ? m.legal_costs : [];
@@ -47,7 +47,7 @@ export function applyState(m) {
   APP.wasMine = mine;
 }
 
-export function renderStatusDot() {
+function renderStatusDot() {
   const d = $("#conn"); if (!d) return;
   d.className = APP.wsOk ? "conn ok" : "conn";
   d.title = APP.wsOk ? t("connected") : t("offline_polling");
@@ -118,6 +118,7 @@ export async function startGame(id, token) {
   document.body.replaceChildren(h("p", { class: "loading" }, t("loading")));
   document.addEventListener("keydown", onKey);
   unlockAudioOnGesture();
+  listen({ state: applyState, chat: receiveChat, status: renderStatusDot, sent: renderGame });
   try {
     const m = await fetchState();
     APP.board = await loadBoard(m.web_board ?? m.game);

@@ -10,6 +10,7 @@ import { refresh } from "./draw.js";
 import { actionPanel, playerBoard, sunPanel, supplyPanel } from "./panels.js";
 import { endPanel } from "./end.js";
 import { hideTip } from "./tips.js";
+import { onPhoneChange } from "./layout.js";
 import { cancelSel, flipSel, placeCurrent, rotateSel } from "./selection.js";
 
 export { LOG_SKIP, eventRefs, eventText, normEvent } from "./events.js";
@@ -18,6 +19,7 @@ export { refresh, supplyPanel };
 export async function load() {
   await loadContent();
   addEventListener("scroll", hideTip, { passive: true });
+  onPhoneChange(() => refresh());
 }
 
 export function prepare() { UI.D = derive(APP.view); }

@@ -7,11 +7,12 @@ import { t } from "../core/i18n.js";
 import { COLORS, seatName } from "../core/seats.js";
 import { sendAction } from "../core/connection.js";
 import { renderGame } from "../core/table.js";
-import { arrowSquare, face, TOKEN_COLORS, TOKEN_GLYPH } from "./content.js";
+import { face, TOKEN_COLORS, TOKEN_GLYPH } from "./content.js";
+import { CELL_PAD, arrowGeom, isPhone } from "./layout.js";
 import { landPath } from "./terrain.js";
 import { UI, posKey, seatOf } from "./ui.js";
-import { boardTip, hideTip, isPhone } from "./tips.js";
-import { placementsFor, sendMove } from "./selection.js";
+import { boardTip, hideTip } from "./tips.js";
+import { currentPlacement, placementsFor, sendMove } from "./selection.js";
 
 // The board again (a hover, a selection, the phone's layout), pieces gliding to where
 // they moved unless told not to (a replay's step).
@@ -20,8 +21,6 @@ export function refresh({ glide = true } = {}) {
   wrap.replaceChildren(renderBoard());
   if (glide) runGlides(); else UI.pendingGlides = [];
 }
-
-const CELL_PAD = 1.5;
 
 export function renderBoard() {
   const v = APP.view, D = UI.D, { W, H } = D;
@@ -122,12 +121,6 @@ export function tokenDisc(cx, cy, kind, r = 0.2, label) {
     s("text", { x: cx, y: cy + r * 0.38, "font-size": r * 1.1, class: "tok-glyph" }, label ?? TOKEN_GLYPH[kind]));
 }
 
-export function arrowGeom(which) {
-  const { W } = UI.D;
-  const a = arrowSquare(which);
-  if (which === "greenland") return { x: W + 0.08, y: a[1], dir: 1 };
-  return { x: -0.08, y: a[1], dir: -1 };
-}
 function arrow(which, v) {
   const { x, y, dir } = arrowGeom(which);
   const L = 1.3;
@@ -325,16 +318,6 @@ function logHighlights() {
     g.append(s("rect", { x: dir > 0 ? x : x - 1.3, y: y - 0.12, width: 1.3, height: 1.24, class: "log-hl" }));
   }
   return g;
-}
-export function currentPlacement(opts, o) {
-  if (!opts.length) return null;
-  const hv = UI.hover;
-  if (hv) {
-    const inside = opts.filter((a) => hv.x >= a.x && hv.x < a.x + o.w && hv.y >= a.y && hv.y < a.y + o.h);
-    if (inside.length) return inside.find((a) => a.x === hv.x && a.y === hv.y) || inside[0];
-    return null;
-  }
-  return opts[((UI.placeIdx % opts.length) + opts.length) % opts.length];
 }
 function tilePreview(o, x, y, ghost) {
   const g = s("g", { class: ghost ? "preview" : "" });

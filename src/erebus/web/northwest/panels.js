@@ -2,18 +2,19 @@
 // and piles), the actions of the seat to move with their costs, and the sun track.
 
 import { APP, isMyTurn } from "../core/state.js";
-import { h, s } from "../core/dom.js";
+import { h } from "../core/dom.js";
 import { t } from "../core/i18n.js";
 import { COLORS, autopilotBadge, seatName } from "../core/seats.js";
 import { sendAction, sendUndo } from "../core/connection.js";
 import { renderGame } from "../core/table.js";
-import { frozenRowsAt, isLarge, sunTrack, tileIdx, tileName, ROMAN, TOKENS, TOKEN_COLORS, TOKEN_GLYPH } from "./content.js";
+import { frozenRowsAt, isLarge, sunTrack, tileIdx, tileName, ROMAN, TOKENS } from "./content.js";
 import { UI, actionCost, costBase, costNow, legalOf, seatOf, vehicleFor } from "./ui.js";
 import { locText } from "./places.js";
 import { pileThumb, tileThumb } from "./draw.js";
 import { tokRule } from "./tips.js";
 import { cancelSel, flipSel, placeCost, placeCurrent, placementsFor, rotateSel, selectTile } from "./selection.js";
 import { openTransfer } from "./transfer.js";
+import { costTag, dots, miniToken } from "./marks.js";
 
 
 export function playerBoard(i) {
@@ -69,19 +70,6 @@ function reserveRow(i, res) {
   });
   return fold;
 }
-export function dots(n, color, filled) {
-  const w = Math.max(n, 1) * 11;
-  const svg = s("svg", { width: w, height: 12, class: "dots", role: "img", "aria-label": String(n) });
-  for (let k = 0; k < n; k++) svg.append(s("circle", { cx: 5.5 + 11 * k, cy: 6, r: 4.3, fill: filled ? color : "none", stroke: color, "stroke-width": 1.6 }));
-  return h("span", { class: "dotwrap" }, svg, h("span", { class: "n" }, String(n)));
-}
-function miniToken(kind, label) {
-  const svg = s("svg", { width: 16, height: 16, viewBox: "-1 -1 2 2", "aria-hidden": "true" });
-  const colors = { ...TOKEN_COLORS, nw: "#1f3b5a", gl: "#e8e2cf" };
-  svg.append(s("circle", { r: 0.95, fill: colors[kind], stroke: "#222", "stroke-width": 0.08 }));
-  svg.append(s("text", { y: 0.36, "font-size": 1.05, class: "tok-glyph" + (kind === "gl" ? " dark" : "") }, label != null ? String(label) : TOKEN_GLYPH[kind] || ""));
-  return svg;
-}
 
 export function supplyPanel() {
   const v = APP.view;
@@ -112,7 +100,6 @@ export function supplyPanel() {
         refresh ? h("button", { class: "btn small", onclick: () => sendAction(refresh) }, t("refresh"), costTag(actionCost(refresh))) : null)),
     h("div", { class: "group" }, h("h3", {}, t("piles")), h("div", { class: "row" }, piles)));
 }
-export function costTag(n) { return h("span", { class: "cost", title: t("cost") }, String(n)); }
 
 export function actionPanel() {
   const v = APP.view;

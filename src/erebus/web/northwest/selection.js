@@ -7,7 +7,6 @@ import { sendAction } from "../core/connection.js";
 import { renderGame } from "../core/table.js";
 import { face, isLarge, tileName } from "./content.js";
 import { UI, actionCost, costNow, seatOf, vehicleFor } from "./ui.js";
-import { currentPlacement } from "./draw.js";
 
 // Returning to Greenland ends your expedition (you sit out every later round): ask first.
 export function sendMove(a) {
@@ -47,4 +46,16 @@ export function placementsFor(sel) {
 export function placeCost(sel) {
   const opts = placementsFor(sel);
   return opts.length ? actionCost(opts[0]) : costNow("place");
+}
+
+// The legal placement shown: the one under the pointer, else the one the keys cycled to.
+export function currentPlacement(opts, o) {
+  if (!opts.length) return null;
+  const hv = UI.hover;
+  if (hv) {
+    const inside = opts.filter((a) => hv.x >= a.x && hv.x < a.x + o.w && hv.y >= a.y && hv.y < a.y + o.h);
+    if (inside.length) return inside.find((a) => a.x === hv.x && a.y === hv.y) || inside[0];
+    return null;
+  }
+  return opts[((UI.placeIdx % opts.length) + opts.length) % opts.length];
 }

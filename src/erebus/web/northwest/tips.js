@@ -9,12 +9,9 @@ import { checkAction } from "../core/connection.js";
 import { face, tileName } from "./content.js";
 import { UI, costBase, posKey, seatOf } from "./ui.js";
 import { placeAt, zoneOf } from "./places.js";
-import { arrowGeom, refresh } from "./draw.js";
+import { arrowGeom } from "./layout.js";
 import { placementsFor } from "./selection.js";
 
-const PHONE_MQ = typeof matchMedia === "function" ? matchMedia("(max-width: 600px)") : null;
-export function isPhone() { return !!(PHONE_MQ && PHONE_MQ.matches); }
-if (PHONE_MQ && PHONE_MQ.addEventListener) PHONE_MQ.addEventListener("change", () => refresh());
 
 // What a token is worth and how it is taken (rules §7.F, §7.G), for tooltips.
 export function tokRule(kind, zone) {

@@ -8,7 +8,7 @@ import { t } from "../core/i18n.js";
 import { COLORS } from "../core/seats.js";
 import { checkAction, sendAction } from "../core/connection.js";
 import { UI, actionCost, legalOf, seatOf } from "./ui.js";
-import { costTag, dots } from "./panels.js";
+import { costTag, dots } from "./marks.js";
 
 export function openTransfer() {
   const opts = legalOf("transfer");
