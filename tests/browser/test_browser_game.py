@@ -155,7 +155,8 @@ def test_two_humans_and_an_easy_bot_play_a_whole_game(
         assert page.locator("svg.chart").count() == 1
         heading = page.locator("section.endgame h2").inner_text()
         top = [i for i, sc in enumerate(final["scores"]) if sc == max(final["scores"])]
-        if len(top) == 1:  # on ties app.js ignores the server's ranking (see the report)
+        # on ties the client (northwest/end.js) ignores the server's ranking (see the report)
+        if len(top) == 1:
             assert names[final["ranking"][0]] in heading, (heading, final["ranking"])
     pages[0].screenshot(path=str(output_dir / "browser-end.png"), full_page=True)
 
