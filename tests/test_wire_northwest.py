@@ -22,7 +22,7 @@ WEB = Path(__file__).resolve().parents[1] / "src" / "erebus" / "web"
 TOP_FIELDS = {
     "game", "players", "seat", "round", "rounds", "sun", "over", "current", "acted",
     "refresh_draw", "board", "tiles", "tokens", "arrows", "display", "piles", "bag_size",
-    "supply", "order", "pass_order", "draft_left", "seats", "costs",
+    "supply", "order", "pass_order", "draft_left", "seats", "costs", "token_rules",
 }  # fmt: skip
 SEAT_FIELDS = {
     "seat", "score", "passed", "returned", "reached_northwest", "ship", "sled", "crew",
@@ -147,6 +147,14 @@ def test_every_field_matches_the_engine(state: northwest.State, k: int) -> None:
     assert w["costs"] == {
         kind: {"base": rules.action_costs[kind], "now": state.cost_of(kind)}
         for kind in COSTED_KINDS
+    }
+    # what each symbol's token is worth and which action takes it
+    points = rules.token_points
+    assert w["token_rules"] == {
+        "inuit": {"taken_by": "discover", "points_per_zone": points["inuit"]},
+        "cairn": {"taken_by": "discover", "points_per_zone": points["cairn"]},
+        "franklin": {"taken_by": "explore", "points_per_zone": points["franklin"]},
+        "strait": {"taken_by": "explore", "points_per_zone": points["strait"]},
     }
 
 

@@ -36,7 +36,10 @@ echo, as nothing but the bag is hidden)::
                 "reserve": [tile id]}],
      "costs": {kind: {"base": int, "now": int}}  (crewmen an action of that kind costs
               the seat to move now; "now" is "base" for a first action, +1 after, 0 for
-              the free draw after a refresh)}
+              the free draw after a refresh),
+     "token_rules": {kind: {"taken_by": "explore" | "discover", "points_per_zone": int}}
+              (the tokens a printed symbol calls for: the action that takes one and its
+              value, times the zone of its square)}
 
     Position = {"at": [x, y], "tile": id} | "greenland" | "northwest" | "lost" | None
     (None: on the player's board, i.e. a sled not deployed; [x, y] is the tile's
@@ -50,7 +53,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from erebus.games.northwest.actions import VEHICLES, Action
+from erebus.games.northwest.actions import DISCOVER_TOKENS, VEHICLES, Action
 from erebus.games.northwest.content import ALL_TOKEN_KINDS, TOKEN_KINDS
 from erebus.games.northwest.state import JOKER, State
 
@@ -97,6 +100,13 @@ def wire_view(state: State, seat: int | None) -> dict[str, Any]:
         "seats": [_seat(state, i) for i in range(state.players)],
         "costs": {
             k: {"base": rules.action_costs.get(k, 0), "now": state.cost_of(k)} for k in COSTED_KINDS
+        },
+        "token_rules": {
+            k: {
+                "taken_by": "discover" if k in DISCOVER_TOKENS else "explore",
+                "points_per_zone": rules.token_points[k],
+            }
+            for k in TOKEN_KINDS
         },
     }
 

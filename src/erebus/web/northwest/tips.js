@@ -16,9 +16,9 @@ import { placementsFor } from "./selection.js";
 // What a token is worth and how it is taken (rules §7.F, §7.G), for tooltips.
 export function tokRule(kind, zone) {
   const tok = t(`tok_${kind}`);
-  if (kind === "inuit" || kind === "cairn" || kind === "franklin" || kind === "strait") {
-    const act = kind === "inuit" || kind === "cairn" ? "discover" : "explore";
-    const mult = act === "discover" ? 2 : 1;
+  const rule = APP.view && APP.view.token_rules[kind];
+  if (rule) {
+    const act = rule.taken_by, mult = rule.points_per_zone;
     const base = t(`tokrule_${act}`, { tok, cost: costBase(act), mult });
     return zone ? `${base} ${t("tokrule_here", { pts: mult * zone, zone })}` : base;
   }
