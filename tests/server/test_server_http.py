@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 from server_helpers import HBB, new_game, play, wait_turn
 
 from erebus.games import northwest
-from erebus.games.northwest.wire import wire_view
+from erebus.games.northwest.wire import action_cost, wire_view
 from erebus.server.app import RedactTokens
 from erebus.server.service import js_safe
 
@@ -250,3 +250,26 @@ def test_bots_in_worker_processes(sqlite_url: str) -> None:
         g = new_game(c, [{"kind": "human"}, {"kind": "bot", "level": "hard"}])
         final = play(c, g["id"], g["seats"][0]["token"], 3)
         assert final["version"] >= 5
+
+
+def test_each_legal_action_comes_with_its_cost(client: TestClient) -> None:
+    g = new_game(client, [{"kind": "human"}, {"kind": "human"}], seed=5)
+    paid = set()
+    for _ in range(16):  # the draft, then actions that cost 1, 2… crewmen
+        spec = client.get(f"/api/games/{g['id']}").json()
+        assert spec["legal_actions"] == [] and spec["legal_costs"] == []
+        tok = g["seats"][spec["current_player"]]["token"]
+        body = client.get(f"/api/games/{g['id']}?token={tok}").json()
+        assert len(body["legal_costs"]) == len(body["legal_actions"]) > 0
+        st = northwest.replay(2, 5, _log(client, g["id"]))
+        assert body["legal_costs"] == [action_cost(st, a) for a in body["legal_actions"]]
+        assert body["view"]["costs"]["draw"]["now"] == st.cost_of("draw")
+        paid |= set(body["legal_costs"])
+        acts = [a for a in body["legal_actions"] if a["type"] not in ("pass", "end_turn")]
+        act = (acts or body["legal_actions"])[0]
+        r = client.post(
+            f"/api/games/{g['id']}/actions?token={tok}",
+            json={"version": body["version"], "action": act},
+        )
+        assert r.status_code == 200, r.text
+    assert {0, 1, 2} <= paid
