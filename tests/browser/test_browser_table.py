@@ -28,6 +28,12 @@ if not CHROMIUM.exists():
     )
 pytest.importorskip("playwright.sync_api", reason="browser tests need the playwright package")
 
+
+def _ship_on_board(g: Any) -> bool:
+    """Seat 0's ship is on a tile of the board (the wire view: ``{"at": [x, y], …}``)."""
+    return isinstance(g["view"]["seats"][0]["ship"], dict)
+
+
 DESKTOP = {"width": 1366, "height": 768}
 PHONE = {"width": 390, "height": 844}
 EASY = {"kind": "bot", "level": "easy"}
@@ -39,8 +45,9 @@ HOARD_SCRIPT = """
   const pad = (txt) => {
     try {
       const m = JSON.parse(txt);
-      if (m && m.view && Array.isArray(m.view.reserve)) {
-        m.view.reserve = m.view.reserve.map((r, i) => r.concat(Array.from({ length: 14 + i }, (_, k) => 40 + k)));
+      if (m && m.view && Array.isArray(m.view.seats)) {
+        const ids = Array.from({ length: 20 }, (_, k) => `L${41 + k}`); // tile indices 40…, as ids
+        m.view.seats.forEach((st, i) => { st.reserve = st.reserve.concat(ids.slice(0, 14 + i)); });
       }
       if (m && m.type === "chat_history") m.chat = m.chat.map((c) => ({ ...c, version: 1 }));
       return JSON.stringify(m);
@@ -296,7 +303,7 @@ def test_greenland_return_asks_first_and_the_log_speaks_in_places(
     dest = page.locator("svg.board rect.dest").first
     assert dest.get_attribute("data-to") == "13,3"
     dest.click()
-    wait_until(lambda: server.game(gid, token)["view"]["loc"][0] >= 0, 10, "the ship on the board")
+    wait_until(lambda: _ship_on_board(server.game(gid, token)), 10, "the ship on the board")
     # The piece glides to its new square (no reduced motion asked for here).
     wait_until(lambda: page.evaluate("document.documentElement.dataset.glides"), 5, "a glide")
     # The log says where, in words; hovering the line lights the square and the piece.
@@ -332,7 +339,7 @@ def test_greenland_return_asks_first_and_the_log_speaks_in_places(
     # Confirmed: the expedition returns.
     page.dialog_policy = "accept"
     page.locator("svg.board rect.dest[data-to=greenland]").click()
-    wait_until(lambda: server.game(gid, token)["view"]["returned"][0], 10, "the return")
+    wait_until(lambda: server.game(gid, token)["view"]["seats"][0]["returned"], 10, "the return")
     assert len(page.dialogs) == 2
     page.locator("#log li.ev-ReturnedToGreenland").wait_for()
     # Moves elsewhere on the board never ask.
@@ -344,7 +351,7 @@ def test_reduced_motion_skips_the_glide(server: Any, open_page: Any) -> None:
     page = open_page(url, reduced_motion="reduce")
     page.locator(".actions button", has_text="Move ship").click()
     page.locator("svg.board rect.dest").first.click()
-    wait_until(lambda: server.game(gid, token)["view"]["loc"][0] >= 0, 10, "the move")
+    wait_until(lambda: _ship_on_board(server.game(gid, token)), 10, "the move")
     page.locator("#log li.ev-VehicleMoved").wait_for()
     time.sleep(0.3)
     assert page.evaluate("document.documentElement.dataset.glides") is None
@@ -421,10 +428,10 @@ def test_transfer_dialog_has_column_steppers(server: Any, open_page: Any, output
 
     def transferred() -> Any:
         g = server.game(gid, token)
-        return g if g["view"]["crew"][2] == sled_av else None
+        return g if g["view"]["seats"][0]["crew"]["sled"]["available"] == sled_av else None
 
     g = wait_until(transferred, 10, "the transfer")
-    assert g["view"]["crew"][3] == sled_rest
+    assert g["view"]["seats"][0]["crew"]["sled"]["resting"] == sled_rest
     assert not open_page.errors.errors, open_page.errors.errors
 
 

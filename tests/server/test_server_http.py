@@ -68,10 +68,15 @@ def test_payloads_hold_no_integer_a_browser_would_round(client: TestClient) -> N
     g = new_game(client, HBB, seed=3)
     tok = g["seats"][0]["token"]
     body = client.get(f"/api/games/{g['id']}?token={tok}").json()
-    # the terrain bitboards come as decimal strings; from_view reads them back
-    assert isinstance(body["view"]["land"], str) and isinstance(body["view"]["sea"], str)
+    # the browser gets the wire view: the terrain named per vertex, no bitboards
+    assert not {"land", "sea"} & set(body["view"]) and body["view"]["board"]["vertices"]
     assert all(-(2**53) < i < 2**53 for i in _integers(body))
-    st = northwest.State.from_view(body["view"], seed=1)
+    # an engine view (other games' payloads) has its bitboards as decimal strings,
+    # which from_view reads back
+    engine_view = js_safe(northwest.replay(3, 3, []).view(0))
+    assert isinstance(engine_view["land"], str) and isinstance(engine_view["sea"], str)
+    assert all(-(2**53) < i < 2**53 for i in _integers(engine_view))
+    st = northwest.State.from_view(engine_view, seed=1)
     assert st.view(None) == northwest.replay(3, 3, []).view(None)
     # the standard library gets what orjson refuses (integers beyond 64 bits)
     from erebus.server.service import _dumps
@@ -275,3 +280,26 @@ def test_bots_in_worker_processes(sqlite_url: str) -> None:
         g = new_game(c, [{"kind": "human"}, {"kind": "bot", "level": "hard"}])
         final = play(c, g["id"], g["seats"][0]["token"], 3)
         assert final["version"] >= 5
+
+
+def test_each_legal_action_comes_with_its_cost(client: TestClient) -> None:
+    g = new_game(client, [{"kind": "human"}, {"kind": "human"}], seed=5)
+    paid = set()
+    for _ in range(16):  # the draft, then actions that cost 1, 2… crewmen
+        spec = client.get(f"/api/games/{g['id']}").json()
+        assert spec["legal_actions"] == [] and spec["legal_costs"] == []
+        tok = g["seats"][spec["current_player"]]["token"]
+        body = client.get(f"/api/games/{g['id']}?token={tok}").json()
+        assert len(body["legal_costs"]) == len(body["legal_actions"]) > 0
+        st = northwest.replay(2, 5, _log(client, g["id"]))
+        assert body["legal_costs"] == [action_cost(st, a) for a in body["legal_actions"]]
+        assert body["view"]["costs"]["draw"]["now"] == st.cost_of("draw")
+        paid |= set(body["legal_costs"])
+        acts = [a for a in body["legal_actions"] if a["type"] not in ("pass", "end_turn")]
+        act = (acts or body["legal_actions"])[0]
+        r = client.post(
+            f"/api/games/{g['id']}/actions?token={tok}",
+            json={"version": body["version"], "action": act},
+        )
+        assert r.status_code == 200, r.text
+    assert {0, 1, 2} <= paid

@@ -121,8 +121,8 @@ def test_a_bot_game_replays_step_by_step_to_the_live_final_table(sqlite_url: str
         # The words of the events are the live game's (its recent events end the same way).
         live_tail = [(e["type"], e["text"]) for e in final["events"]][-len(last["events"]) :]
         assert [(e["type"], e["text"]) for e in last["events"]] == live_tail
-        # The terrain bitboards arrive as strings, as in the live payload.
-        assert isinstance(last["view"]["land"], str) and int(last["view"]["land"]) > 2**53
+        # The wire view, as in the live payload: terrain by vertex, no bitboards.
+        assert "land" not in last["view"] and last["view"]["board"]["vertices"]
 
 
 def test_undone_moves_are_not_steps(sqlite_url: str) -> None:
@@ -242,7 +242,7 @@ def test_replays_skip_what_is_not_a_move(seed: int, choices: list[int], extras: 
 def test_every_key_the_replay_page_names_exists() -> None:
     """replay.js is a module of its own: its ``t("…")`` keys are in every language."""
     web = Path(__file__).resolve().parents[2] / "src" / "erebus" / "web"
-    used = set(re.findall(r"\bt\(\s*\"([A-Za-z0-9_]+)\"", (web / "replay.js").read_text()))
+    used = set(re.findall(r"\bt\(\s*\"([A-Za-z0-9_]+)\"", (web / "core" / "replay.js").read_text()))
     assert {"replay_first", "replay_step", "next_round", "replay_in_progress"} <= used
     for lang in ("en", "hu", "it", "fr", "uk", "ja"):
         strings = json.loads((web / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))

@@ -124,7 +124,7 @@ def test_ws_unknown_game_and_bad_token(client: TestClient) -> None:
 
 
 def _merge(events: list[Any], msg: Any) -> list[Any]:
-    """What a client does with a state's events (see ``applyState`` in app.js)."""
+    """What a client does with a state's events (see ``applyState`` in web/core/table.js)."""
     if msg["events_since"] is None:
         return list(msg["events"])
     return [e for e in events if e["version"] <= msg["events_since"]] + msg["events"]

@@ -37,7 +37,8 @@ def test_every_language_has_exactly_the_english_keys(lang: str) -> None:
 
 
 def test_every_key_the_client_names_exists() -> None:
-    source = (WEB / "app.js").read_text(encoding="utf-8")
+    # every module of the client: the entry, core/ and each game's board folder
+    source = "\n".join(p.read_text(encoding="utf-8") for p in sorted(WEB.rglob("*.js")))
     used = set(re.findall(r"\bt\(\s*\"([A-Za-z0-9_]+)\"", source))
     assert {"undo", "autopilot_for", "take_back_seat", "chat_spectator"} <= used
     assert sorted(used - set(_load("en"))) == []

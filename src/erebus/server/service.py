@@ -281,6 +281,7 @@ class LiveGame:
         legal = st.legal_actions() if mine else []
         events, events_since = self.events_after(since)
         opts = self.record.options
+        legal = st.legal_actions() if mine else []
         return {
             "id": self.id,
             "game": self.record.game,

@@ -12,12 +12,12 @@ from typing import Any
 
 from erebus.core.events import Event
 from erebus.core.game import GameSpec, RlEncoding, Statistic
-from erebus.core.jsonutil import js_safe
 from erebus.games.northwest import events as ev
 from erebus.games.northwest.actions import Action
 from erebus.games.northwest.heuristics import heuristic
 from erebus.games.northwest.sources import SOURCE_LABELS, SOURCES, score_source
 from erebus.games.northwest.state import State, new_game
+from erebus.games.northwest.wire import action_cost, wire_view
 
 #: Events that bring tiles out of the bag: undoing past them would let a player peek.
 HIDDEN_EVENTS = (ev.DisplayRefreshed, ev.DisplayRefilled, ev.TileDrafted)
@@ -61,17 +61,6 @@ def reveals_hidden(event: Event) -> bool:
     if isinstance(event, HIDDEN_EVENTS):
         return True
     return isinstance(event, ev.TileDrawn) and event.source == "display"
-
-
-def wire_view(state: State, seat: int | None) -> dict[str, Any]:
-    """The engine's view with its bitboards (``land``, ``sea``: ~150-bit integers)
-    as decimal strings, which a browser reads exactly (``from_view`` takes both)."""
-    return js_safe(state.view(seat))
-
-
-def action_cost(state: State, action: Action) -> int:
-    """The crew the mover pays for ``action`` now (§6: base cost plus surcharge)."""
-    return state.cost_of(action.kind)
 
 
 def _reached(state: State, seat: int) -> bool:

@@ -1,10 +1,17 @@
 // erebus web client — the replay of a finished game, step by step ("/replay/{id}?step=k").
-// Plain ES module, loaded by app.js, which hands over its own drawing functions (the
-// board, the player boards, the supply) so a replay looks exactly like the table did;
-// each step is drawn from the server's spectator view at that step, with no legal actions.
-// The URL follows the step, so a link opens the same moment of the game.
+// Each step is drawn from the server's spectator view at that step, with no legal
+// actions, by the game's own board module (the board, the player boards, the supply),
+// so a replay looks exactly like the table did.  The URL follows the step, so a link
+// opens the same moment of the game.
 
-let K = null; // app.js's kit: { APP, h, t, renderBoard, playerBoard, … }
+import { APP } from "./state.js";
+import { h, $, parseJSON, toast } from "./dom.js";
+import { t, langSwitcher } from "./i18n.js";
+import { COLORS, seatName } from "./seats.js";
+import { errText } from "./connection.js";
+import { replayUrl, seededBadgeEl } from "./mygames.js";
+import { loadBoard } from "./boards.js";
+
 const R = { id: null, index: null, step: 0, want: 0, cache: new Map(), pending: new Map() };
 
 function clamp(k) { return Math.max(0, Math.min(R.index.steps, k)); }
@@ -12,8 +19,8 @@ function clamp(k) { return Math.max(0, Math.min(R.index.steps, k)); }
 async function getJSON(url) {
   const r = await fetch(url);
   const txt = await r.text();
-  if (!r.ok) { const e = new Error(K.errText(txt)); e.status = r.status; throw e; }
-  return K.parseJSON(txt);
+  if (!r.ok) { const e = new Error(errText(txt)); e.status = r.status; throw e; }
+  return parseJSON(txt);
 }
 function fetchStep(k) {
   if (R.cache.has(k)) return Promise.resolve(R.cache.get(k));
@@ -45,10 +52,10 @@ async function go(k) {
   k = clamp(k);
   R.want = k;
   let st;
-  try { st = await fetchStep(k); } catch (e) { K.toast(String(e.message || e)); return; }
+  try { st = await fetchStep(k); } catch (e) { toast(String(e.message || e)); return; }
   if (R.want !== k) return; // a later step was asked for meanwhile
   R.step = k;
-  history.replaceState(null, "", K.replayUrl(R.id, k));
+  history.replaceState(null, "", replayUrl(R.id, k));
   draw(st);
   if (k < R.index.steps) fetchStep(k + 1).catch(() => { /* fetched again when needed */ });
 }
@@ -65,7 +72,6 @@ function glyph(name) {
 }
 
 function shell() {
-  const { h, t } = K;
   const btn = (id, label, icon, onclick) => h("button", { id, class: "btn small", type: "button", title: label, "aria-label": label, onclick }, icon);
   const slider = h("input", { id: "rp-slider", type: "range", min: 0, max: R.index.steps, value: R.step, step: 1, "aria-label": t("replay_slider") });
   slider.addEventListener("input", () => go(Number(slider.value)));
@@ -74,10 +80,10 @@ function shell() {
       h("a", { href: "/", class: "brand" }, "erebus"),
       h("span", { class: "title" }, t("replay")),
       h("span", { id: "roundinfo" }),
-      K.seededBadgeEl(R.index.seeded),
+      seededBadgeEl(R.index.seeded),
       h("span", { class: "spacer" }),
-      h("button", { class: "btn small", id: "helpbtn", type: "button", onclick: () => K.toast(t("replay_keys")) }, "?"),
-      K.langSwitcher(() => { shell(); const st = R.cache.get(R.step); if (st) draw(st); })),
+      h("button", { class: "btn small", id: "helpbtn", type: "button", onclick: () => toast(t("replay_keys")) }, "?"),
+      langSwitcher(() => { shell(); const st = R.cache.get(R.step); if (st) draw(st); })),
     h("main", { class: "game replay" },
       h("div", { class: "left" },
         h("nav", { class: "replay-bar", "aria-label": t("replay") },
@@ -96,39 +102,37 @@ function shell() {
 }
 
 function draw(st) {
-  const { APP, h, t, G, ROMAN, COLORS } = K;
-  const v = st.view;
+  const board = APP.board, v = st.view;
   // The game page's renderer, as a spectator with nothing to do.
-  APP.msg = st; APP.view = v; APP.legal = []; APP.seat = null; APP.sel = null; APP.hover = null;
-  APP.players = st.players; APP.D = K.derive(v);
-  $("#boardwrap").replaceChildren(K.renderBoard());
-  const order = v.order && v.order.length ? [...v.order] : [...Array(v.players).keys()];
-  for (let i = 0; i < v.players; i++) if (!order.includes(i)) order.push(i);
-  $("#players").replaceChildren(...order.map((i) => K.playerBoard(i)));
-  $("#roundinfo").textContent = v.round === 0 ? t("draft_round")
-    : `${t("round_n", { n: v.round, total: G().board.rounds || 10 })} · ${t("sun")} ${ROMAN[v.sun]}`;
+  APP.msg = st; APP.view = v; APP.legal = []; APP.costs = []; APP.seat = null;
+  APP.players = st.players;
+  board.onSend();
+  board.prepare();
+  board.refresh({ glide: false });
+  $("#players").replaceChildren(...board.playerBoards());
+  $("#roundinfo").textContent = board.roundText();
   $("#rp-pos").textContent = t("replay_step", { k: st.step, n: st.steps });
   const slider = $("#rp-slider");
   if (Number(slider.value) !== st.step) slider.value = String(st.step);
   $("#rp-first").disabled = $("#rp-prev").disabled = $("#rp-prev-round").disabled = st.step === 0;
   $("#rp-last").disabled = $("#rp-next").disabled = $("#rp-next-round").disabled = st.step === st.steps;
   // What this step's move did, in the current language.
-  const evs = (st.events || []).map(K.normEvent).filter((e) => !K.LOG_SKIP.has(e.type));
+  const evs = (st.events || []).map((e) => board.normEvent(e)).filter((e) => !board.LOG_SKIP.has(e.type));
   const who = st.seat != null ? h("span", { class: "swatch", style: `background:${COLORS[st.seat]}` }) : null;
   let head;
   if (st.is_over) {
     const top = (st.ranking || [])[0];
-    head = [t("game_over"), top != null ? ` — ${t("winner", { name: K.seatName(top) })}` : ""];
+    head = [t("game_over"), top != null ? ` — ${t("winner", { name: seatName(top) })}` : ""];
   } else if (st.step === 0) head = [t("replay_setup")];
-  else head = [who, " ", K.seatName(st.seat)];
+  else head = [who, " ", seatName(st.seat)];
   $("#under").replaceChildren(
     h("section", { class: "actions replay-step", "data-step": st.step },
       h("div", { class: "turn" }, ...head),
-      evs.length ? h("ul", { class: "step-events" }, evs.map((e) => h("li", { style: e.seat != null ? `--pc:${COLORS[e.seat]}` : null }, K.eventText(e)))) : null),
-    K.supplyPanel());
+      evs.length ? h("ul", { class: "step-events" }, evs.map((e) => h("li", { style: e.seat != null ? `--pc:${COLORS[e.seat]}` : null }, board.eventText(e)))) : null),
+    board.supplyPanel());
   document.title = `${t("replay")} ${st.step}/${st.steps} — erebus`;
 }
-const $ = (sel) => document.querySelector(sel);
+
 
 function onKey(e) {
   if (!R.index) return;
@@ -145,9 +149,7 @@ function onKey(e) {
   go(k);
 }
 
-export async function startReplay(id, kit) {
-  K = kit;
-  const { h, t } = K;
+export async function startReplay(id) {
   R.id = id;
   document.body.replaceChildren(h("p", { class: "loading" }, t("loading")));
   try {
@@ -162,7 +164,12 @@ export async function startReplay(id, kit) {
         h("a", { class: "btn", href: "/" }, t("back_lobby")))));
     return;
   }
-  K.APP.players = R.index.players;
+  try { APP.board = await loadBoard(R.index.web_board ?? R.index.game); } catch (e) {
+    document.body.replaceChildren(h("div", { class: "lobby", "data-testid": "replay-error" },
+      h("h2", {}, t("replay_error")), h("p", {}, String(e.message || e)), h("a", { class: "btn", href: "/" }, t("back_lobby"))));
+    return;
+  }
+  APP.players = R.index.players;
   const q = new URLSearchParams(location.search).get("step");
   const want = /^\d+$/.test(q || "") ? clamp(Number(q)) : 0;
   R.step = want;

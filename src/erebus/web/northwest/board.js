@@ -1,0 +1,71 @@
+// Northwest's board for the browser client (web_board "northwest"): the interface
+// core/boards.js documents, over this folder's drawing, panels and dialogs.
+
+import { APP } from "../core/state.js";
+import { t } from "../core/i18n.js";
+import { loadContent, ROMAN } from "./content.js";
+import { derive } from "./terrain.js";
+import { UI, myReserve } from "./ui.js";
+import { refresh } from "./draw.js";
+import { actionPanel, playerBoard, sunPanel, supplyPanel } from "./panels.js";
+import { endPanel } from "./end.js";
+import { hideTip } from "./tips.js";
+import { onPhoneChange } from "./layout.js";
+import { cancelSel, flipSel, placeCurrent, rotateSel } from "./selection.js";
+
+export { LOG_SKIP, eventRefs, eventText, normEvent } from "./events.js";
+export { refresh, supplyPanel };
+
+export async function load() {
+  await loadContent();
+  addEventListener("scroll", hideTip, { passive: true });
+  onPhoneChange(() => refresh());
+}
+
+export function prepare() { UI.D = derive(APP.view); }
+
+export function roundText() {
+  const v = APP.view;
+  return v.round === 0 ? t("draft_round") : `${t("round_n", { n: v.round, total: v.rounds })} · ${t("sun")} ${ROMAN[v.sun]}`;
+}
+
+// The seats' boards in turn order, your own on top (always in view).
+export function playerBoards() {
+  const v = APP.view;
+  let order = v.order && v.order.length ? [...v.order] : [...Array(v.players).keys()];
+  for (let i = 0; i < v.players; i++) if (!order.includes(i)) order.push(i);
+  if (APP.seat != null) order = [APP.seat, ...order.filter((i) => i !== APP.seat)];
+  return order.map((i) => playerBoard(i));
+}
+
+export function renderTable({ sun, under, players }) {
+  const v = APP.view;
+  sun.replaceChildren(sunPanel(v.sun));
+  under.replaceChildren(...(v.over ? [endPanel()] : []), actionPanel(), supplyPanel());
+  players.replaceChildren(...playerBoards());
+}
+
+// A new state: keep a selection only if it is still meaningful.
+export function onState() {
+  if (UI.sel && UI.sel.mode === "place" && !myReserve().includes(UI.sel.tileIdx)) UI.sel = null;
+  if (!APP.legal.length) UI.sel = null;
+}
+export function onSend() { UI.sel = null; UI.hover = null; }
+
+// What a hovered log line names (null: nothing), drawn over the board.
+export function highlight(refs) {
+  if (!refs && !UI.logHl) return;
+  UI.logHl = refs;
+  refresh();
+}
+
+export function onKey(e, tag) {
+  const k = e.key;
+  if (k === "Escape") { if (UI.sel) { cancelSel(); e.preventDefault(); } return; }
+  if (!UI.sel || UI.sel.mode !== "place") return;
+  if (k === "r" || k === "R") { rotateSel(e.shiftKey ? -1 : 1); e.preventDefault(); }
+  else if (k === "f" || k === "F") { flipSel(); e.preventDefault(); }
+  else if (k === "ArrowRight" || k === "ArrowDown" || k === "]") { UI.hover = null; UI.placeIdx++; refresh(); e.preventDefault(); }
+  else if (k === "ArrowLeft" || k === "ArrowUp" || k === "[") { UI.hover = null; UI.placeIdx--; refresh(); e.preventDefault(); }
+  else if (k === "Enter" && (tag !== "BUTTON" || e.target.classList.contains("res-tile"))) { placeCurrent(); e.preventDefault(); }
+}
