@@ -10,7 +10,9 @@ from typing import Any
 from fastapi.testclient import TestClient
 from server_helpers import HBB, new_game, play, wait_turn
 
+from erebus.core.jsonutil import js_safe
 from erebus.games import get_game, northwest
+from erebus.games.northwest.wire import action_cost
 from erebus.server.app import RedactTokens
 
 
