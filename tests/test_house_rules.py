@@ -4,8 +4,7 @@
   game package or its internals — only ``erebus.games`` (the registry) and
   ``erebus.core`` (the contract); the exceptions are each game's own front-end
   modules: ``terminal/<game>.py`` and ``terminal/<game>_screen.py`` (its terminal UI
-  and pictures) and ``rl/northwest_env.py`` (NorthwestEnv, whose ``content`` argument
-  is Northwest's own);
+  and pictures);
 * no consumer probes a spec, a module or a state with ``getattr``: what a game offers
   is a declared field of its ``GameSpec``.
 """
@@ -25,7 +24,6 @@ GAME_NAMES = ("northwest", "iceandsnow")
 EXEMPT = {
     *(f"terminal/{g}.py" for g in GAME_NAMES),
     *(f"terminal/{g}_screen.py" for g in GAME_NAMES),
-    "rl/northwest_env.py",
 }
 #: ``getattr`` on things that are no game: the asyncio loop's ready queue.
 GETATTR_OK = {("server/service.py", "loop")}
@@ -49,7 +47,7 @@ def rel(path: Path) -> str:
 
 def test_the_scan_sees_every_consumer() -> None:
     names = {rel(p) for p in consumer_files()}
-    assert {"server/service.py", "bots/mcts.py", "rl/game_env.py", "terminal/app.py"} <= names
+    assert {"server/service.py", "bots/mcts.py", "rl/env.py", "terminal/app.py"} <= names
     assert set(GAME_NAMES) <= set(GAMES)
 
 

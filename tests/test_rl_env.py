@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import numpy as np
@@ -15,8 +16,8 @@ from erebus.core.errors import IllegalAction
 from erebus.games.northwest import State, new_game
 from erebus.games.northwest import encoding as enc
 from erebus.games.northwest.actions import Action
-from erebus.rl import northwest_env
-from erebus.rl.northwest_env import NorthwestEnv
+from erebus.games.northwest.content import default_content
+from erebus.rl import NorthwestEnv, northwest_env
 
 # api_test's advice for plain-array observations; a Dict with an action mask is
 # PettingZoo's own convention for board games.
@@ -372,3 +373,30 @@ def test_metadata_spaces_and_render() -> None:
         northwest_env(players=5)
     with pytest.raises(ValueError):
         northwest_env(render_mode="human")
+
+
+def test_a_custom_content_is_numbered_and_played_by_its_own_rules() -> None:
+    """``content=`` reaches the game through its spec's ``rl_for`` hook: the indices
+    follow that content's tiles, games are of that content, its rules seat players."""
+    base = default_content()
+    tiles = tuple(t for t in base.tiles if t.id != "L64")
+    rules = dataclasses.replace(
+        base.rules, arrow_tokens={k: v for k, v in base.rules.arrow_tokens.items() if k != 4}
+    )
+    content = dataclasses.replace(base, tiles=tiles, rules=rules)
+    n = enc.action_space_size(content)
+    assert n != enc.action_space_size()
+    env = northwest_env(players=3, content=content)
+    assert env.action_space("player_0").n == n
+    assert env.observation_space("player_0")["observation"].shape == (
+        enc.observation_size(content),
+    )
+    env.reset(seed=5)
+    assert env.state_ is not None and env.state_.content is content
+    assert env.state_.to_json() == new_game(3, 5, content).to_json()
+    totals = play_random(env, seed=5)
+    assert sum(totals.values()) == pytest.approx(0.0, abs=1e-6)
+    with pytest.raises(ValueError, match="players must be one of 2, 3"):
+        northwest_env(players=4, content=content)
+    with pytest.raises(ValueError):
+        northwest_env(players=2, content="a board")

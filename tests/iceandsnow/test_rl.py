@@ -15,7 +15,7 @@ from erebus.core.errors import IllegalAction
 from erebus.games.iceandsnow import State, new_game
 from erebus.games.iceandsnow import encoding as enc
 from erebus.rl import game_env
-from erebus.rl.game_env import adapter_for
+from erebus.rl.env import adapter_for
 
 BENIGN = [
     "ignore:Observation is not a NumPy array:UserWarning",

@@ -77,7 +77,12 @@ class RlEncoding:
     ``action_at(state, index)`` the action an index stands for (``ValueError`` if
     none); ``action_index(state, action)`` its inverse.  For a game whose choices are
     too many to number, the index may be the position in ``legal_actions()``.
-    (``render(mode="ansi")`` shows the terminal's plain-text picture of the game.)"""
+    (``render(mode="ansi")`` shows the terminal's plain-text picture of the game.)
+
+    ``new_game(players, seed)`` (optional) starts the games the encoding numbers, when
+    they are not ``spec.new_game(players, seed, options)``: an encoding made by
+    ``GameSpec.rl_for`` for a set-up the options cannot say (Northwest: a custom
+    content, whose board and tiles the indices follow)."""
 
     action_space_size: Callable[[], int]
     observation_bounds: Callable[[], tuple[Any, Any]]
@@ -85,6 +90,7 @@ class RlEncoding:
     legal_mask: Callable[[State], Any]
     action_at: Callable[[State, int], Action]
     action_index: Callable[[State, Action], int]
+    new_game: Callable[[int, int], State] | None = None
 
 
 @dataclass(frozen=True)
@@ -161,6 +167,13 @@ class GameSpec:
 
     # -- optional: learning and front-ends (module names, imported by the front-end)
     rl: RlEncoding | None = None
+    #: ``rl_for(players, setup)`` -> the :class:`RlEncoding` (with its ``new_game``) of
+    #: games set up with engine objects that are no JSON options, e.g. Northwest's
+    #: ``{"content": Content}`` (a custom board and tiles: the numbering follows them);
+    #: ``ValueError`` for a setup or player count it cannot play.  ``erebus.rl`` calls
+    #: it for ``GameEnv(..., setup=…)`` (``NorthwestEnv(content=…)``); None: the game
+    #: takes its options only, and ``rl`` is its one encoding.
+    rl_for: Callable[[int, Mapping[str, Any]], RlEncoding] | None = None
     #: The module holding this game's terminal UI (it exports ``UI``; ``erebus.terminal``
     #: imports it); None: the terminal app's generic screen.
     terminal_ui: str | None = None

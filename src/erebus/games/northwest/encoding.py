@@ -127,12 +127,14 @@ tokens left and the value of the next one, 0 if none), 24 ``gl_left`` / 25
 from __future__ import annotations
 
 import bisect
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from erebus.core.game import RlEncoding
 from erebus.games.northwest.actions import DISCOVER_TOKENS, EXPLORE_TOKENS, VEHICLES, Action
 from erebus.games.northwest.content import (
     ALL_TOKEN_KINDS,
@@ -143,7 +145,7 @@ from erebus.games.northwest.content import (
 )
 from erebus.games.northwest.geometry import Geometry
 from erebus.games.northwest.layout import CREW_FIELDS, GREENLAND, LOST, NORTHWEST, PLAYER_BOARD
-from erebus.games.northwest.state import State, geometry_for
+from erebus.games.northwest.state import State, geometry_for, new_game
 
 ENCODING_VERSION = 1
 """Bumped whenever an action index or an observation offset changes."""
@@ -751,6 +753,41 @@ def observe(state: State, seat: int) -> Observation:
     return observation_encoder(state.content).encode(state, seat)
 
 
+# ============================================================== RL set-up
+
+
+def rl_for(players: int, setup: Mapping[str, Any]) -> RlEncoding:
+    """The :class:`~erebus.core.game.RlEncoding` of games of a given content (the
+    spec's ``rl_for`` hook: ``setup = {"content": Content}``, None or absent for the
+    shipped one): the indices and the observation follow that content's board and
+    tiles, and its ``new_game`` starts games of that content.  ``ValueError`` for an
+    unknown key, a content that is none, or a player count the content's rules do not
+    seat (its arrow tokens)."""
+    unknown = sorted(set(setup) - {"content"})
+    if unknown:
+        raise ValueError(f"Northwest Passage's RL set-up takes 'content' only, not {unknown}")
+    content = setup.get("content") or default_content()
+    if not isinstance(content, Content):
+        raise ValueError(f"content must be a Content, not {type(content).__name__}")
+    seats = content.rules.arrow_tokens
+    if isinstance(players, bool) or players not in seats:
+        choices = ", ".join(str(p) for p in sorted(seats))
+        raise ValueError(f"players must be one of {choices}, not {players!r}")
+
+    def start(players: int, seed: int) -> State:
+        return new_game(players, seed, content)
+
+    return RlEncoding(
+        action_space_size=lambda: action_space_size(content),
+        observation_bounds=lambda: observation_bounds(content),
+        observe=observe,
+        legal_mask=legal_mask,
+        action_at=lambda state, i: index_to_action(i, state.content),
+        action_index=lambda state, action: action_to_index(action, state.content),
+        new_game=start,
+    )
+
+
 __all__ = [
     "ENCODING_VERSION",
     "GLOBAL_FEATURES",
@@ -771,5 +808,6 @@ __all__ = [
     "observation_layout",
     "observation_size",
     "observe",
+    "rl_for",
     "split_observation",
 ]

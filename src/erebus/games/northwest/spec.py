@@ -138,6 +138,12 @@ def _rl_index(state: State, action: Action) -> int:
     return encoding.action_to_index(action, state.content)
 
 
+def _rl_for(players: int, setup: Mapping[str, Any]) -> RlEncoding:
+    from erebus.games.northwest import encoding
+
+    return encoding.rl_for(players, setup)
+
+
 RL = RlEncoding(
     action_space_size=_rl_size,
     observation_bounds=_rl_bounds,
@@ -175,6 +181,7 @@ SPEC = GameSpec(
     tied=tied,
     rounds=_round,
     rl=RL,
+    rl_for=_rl_for,
     terminal_ui="erebus.terminal.northwest",
     web_board="northwest",
 )

@@ -52,56 +52,26 @@ returned unwrapped (no PettingZoo wrappers), so ``env.state_`` — the engine
 
 ``render()`` with ``render_mode="ansi"`` returns the text board (status line,
 sun track, board and player panels without colours) as a string.
+
+``content`` (an :class:`erebus.games.northwest.content.Content`; None: the shipped
+one) plays another board and tile set, numbered by that content.  It is an engine
+object, not a JSON option, so it reaches the game through its spec's ``rl_for`` hook
+(``GameEnv(..., setup={"content": content})``): this module knows Northwest only
+through ``erebus.games.get_game("northwest")``, like every consumer.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
-from erebus.games import get_game
-from erebus.games.northwest.content import Content, default_content
-from erebus.games.northwest.state import State
-from erebus.rl.game_env import REWARD_MODES, GameEnv, SpecAdapter
+from erebus.rl.env import REWARD_MODES, GameEnv
 
-__all__ = [
-    "REWARD_MODES",
-    "NorthwestAdapter",
-    "NorthwestEnv",
-    "northwest_env",
-    "render_text",
-    "summary_text",
-]
-
-
-@dataclass
-class NorthwestAdapter(SpecAdapter):
-    """Northwest Passage's spec adapter for a given content (the fixed numbering of
-    that content's board and tiles); the default content is the spec's own."""
-
-    content: Content | None = None
-
-    def __post_init__(self) -> None:
-        from erebus.games.northwest import encoding
-
-        super().__post_init__()
-        self._content = self.content or default_content()
-        if self.content is not None:
-            self.size = encoding.action_space_size(self._content)
-            self._bounds = encoding.observation_bounds(self._content)
-
-    def new_game(self, players: int, seed: int) -> Any:
-        from erebus.games.northwest import new_game
-
-        return new_game(players, seed, self._content)
-
-    def text(self, state: Any) -> str:
-        return render_text(state)
+__all__ = ["REWARD_MODES", "NorthwestEnv", "northwest_env"]
 
 
 class NorthwestEnv(GameEnv):
     """PettingZoo AEC environment of Northwest Passage (see the module docstring):
-    :class:`~erebus.rl.game_env.GameEnv` with this game's fixed action numbering."""
+    :class:`~erebus.rl.env.GameEnv` with this game's fixed action numbering."""
 
     metadata: dict[str, Any] = {  # noqa: RUF012 - PettingZoo's convention
         "name": "erebus_northwest_v0",
@@ -114,46 +84,19 @@ class NorthwestEnv(GameEnv):
         players: int = 2,
         render_mode: str | None = None,
         reward: str = "score",
-        content: Content | None = None,
+        content: Any = None,
     ) -> None:
-        self.content = content or default_content()
-        if isinstance(players, bool) or players not in self.content.rules.arrow_tokens:
-            choices = ", ".join(str(p) for p in sorted(self.content.rules.arrow_tokens))
-            raise ValueError(f"players must be one of {choices}, not {players!r}")
-        adapter = NorthwestAdapter(get_game("northwest"), None, self.content)
-        super().__init__("northwest", players, None, render_mode, reward, adapter)
-
-
-def render_text(state: State, width: int = 160) -> str:
-    """The state as plain text: the game's Rich view without colours, or a summary."""
-    try:
-        from erebus.terminal.northwest import UI
-
-        return UI.plain_text(state, width)
-    except (ImportError, AttributeError):
-        return summary_text(state)
-
-
-def summary_text(state: State) -> str:
-    """A few lines of text: round, sun, scores, crews and vehicle positions."""
-    lines = [
-        f"Northwest Passage, {state.players} players, round {state.round}, sun {state.sun}"
-        + (" — game over" if state.is_over else f", to act: seat {state.current_player}")
-    ]
-    for seat in range(state.players):
-        crew = state.crew(seat)
-        lines.append(
-            f"seat {seat}: score {state.scores()[seat]}, ship {state.position(seat, 'ship')}, "
-            f"sled {state.position(seat, 'sled')}, crew ship {crew['ship']} sled {crew['sled']}"
-        )
-    return "\n".join(lines) + "\n"
+        #: The custom content played, or None for the shipped one.
+        self.content = content
+        setup = None if content is None else {"content": content}
+        super().__init__("northwest", players, None, render_mode, reward, setup=setup)
 
 
 def northwest_env(
     players: int = 2,
     render_mode: str | None = None,
     reward: str = "score",
-    content: Content | None = None,
+    content: Any = None,
 ) -> NorthwestEnv:
     """A new, unwrapped :class:`NorthwestEnv` (call ``reset()`` before use)."""
     return NorthwestEnv(players=players, render_mode=render_mode, reward=reward, content=content)

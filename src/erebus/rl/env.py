@@ -21,7 +21,9 @@ own numbering:
 
 * Northwest Passage: the fixed indices of :mod:`erebus.games.northwest.encoding`
   (132 504 actions, 4 455 observation features) — the same numbers as
-  :class:`erebus.rl.NorthwestEnv`;
+  :class:`erebus.rl.NorthwestEnv` (:mod:`erebus.rl.northwest`), which is this
+  environment with Northwest's optional custom content: an engine object, not a JSON
+  option, that reaches the game through its spec's ``rl_for`` hook (``setup=``);
 * Through Ice and Snow: :mod:`erebus.games.iceandsnow.encoding` (indices are
   *positions in the engine's ordered ``legal_actions()`` list*, because that
   game's actions carry open-ended choices — crew compositions, food amounts,
@@ -40,6 +42,7 @@ starts ``new_game(players, seed=s, …)`` exactly as NorthwestEnv does.
 from __future__ import annotations
 
 import warnings
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -50,7 +53,7 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 
 from erebus.core.errors import IllegalAction
-from erebus.core.game import GameSpec
+from erebus.core.game import GameSpec, RlEncoding
 from erebus.games import get_game
 
 REWARD_MODES = ("score", "rank")
@@ -74,19 +77,24 @@ class Adapter(Protocol):
 
 @dataclass
 class SpecAdapter:
-    """Any game through its spec's :class:`~erebus.core.game.RlEncoding`."""
+    """Any game through an :class:`~erebus.core.game.RlEncoding`: the spec's own
+    (``spec.rl``), or ``encoding`` when given (one the spec's ``rl_for`` made)."""
 
     spec: GameSpec
     options: dict[str, Any] | None = None
+    encoding: RlEncoding | None = None
 
     def __post_init__(self) -> None:
-        if self.spec.rl is None:
+        rl = self.encoding if self.encoding is not None else self.spec.rl
+        if rl is None:
             raise ValueError(f"{self.spec.name} declares no RL encoding")
-        self.rl = self.spec.rl
+        self.rl = rl
         self.size = self.rl.action_space_size()
         self._bounds = self.rl.observation_bounds()
 
     def new_game(self, players: int, seed: int) -> Any:
+        if self.rl.new_game is not None:
+            return self.rl.new_game(players, seed)
         return self.spec.new_game(players, seed, self.options)
 
     def bounds(self) -> tuple[Observation, Observation]:
@@ -109,9 +117,25 @@ class SpecAdapter:
         return plain_text(self.spec.name, state)
 
 
-def adapter_for(game: str, players: int, options: dict[str, Any] | None = None) -> Adapter:
-    """The RL adapter of ``game`` (``ValueError`` for an unknown game or bad options)."""
+def adapter_for(
+    game: str,
+    players: int,
+    options: dict[str, Any] | None = None,
+    setup: Mapping[str, Any] | None = None,
+) -> Adapter:
+    """The RL adapter of ``game`` (``ValueError`` for an unknown game or bad options).
+
+    ``setup`` (engine objects that are no JSON options, e.g. Northwest's
+    ``{"content": Content}``) goes to the spec's ``rl_for`` hook, which judges the
+    player count itself (a content seats its own counts); options and a setup do not
+    mix."""
     spec = get_game(game)
+    if setup is not None:
+        if spec.rl_for is None:
+            raise ValueError(f"{game} takes no RL set-up, only options")
+        if options is not None:
+            raise ValueError("pass options or an RL set-up, not both")
+        return SpecAdapter(spec, None, spec.rl_for(players, setup))
     if isinstance(players, bool) or players not in spec.players:
         choices = ", ".join(str(p) for p in spec.players)
         raise ValueError(f"{game}: players must be one of {choices}, not {players!r}")
@@ -136,6 +160,7 @@ class GameEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
         render_mode: str | None = None,
         reward: str = "score",
         adapter: Adapter | None = None,
+        setup: Mapping[str, Any] | None = None,
     ) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -144,7 +169,9 @@ class GameEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
             raise ValueError(f"reward must be one of {', '.join(REWARD_MODES)}, not {reward!r}")
         self.game = game
         self.spec = get_game(game)
-        self.adapter = adapter if adapter is not None else adapter_for(game, players, options)
+        if adapter is None:
+            adapter = adapter_for(game, players, options, setup)
+        self.adapter = adapter
         self.metadata = {**self.metadata, "name": f"erebus_{game}_v0"}
         self.players = players
         self.render_mode = render_mode
