@@ -28,7 +28,7 @@ EXEMPT = {
     "rl/northwest_env.py",
 }
 #: ``getattr`` on things that are no game: the asyncio loop's ready queue.
-GETATTR_OK = {("server/service.py", "loop")}
+GETATTR_OK = {("server/botrunner.py", "loop")}
 
 
 def consumer_files() -> list[Path]:

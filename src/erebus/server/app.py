@@ -34,6 +34,7 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from erebus.server import inputs
+from erebus.server.errors import ApiError
 from erebus.server.guard import (
     GuardedFastAPI,
     RateLimited,
@@ -45,8 +46,10 @@ from erebus.server.guard import (
 )
 from erebus.server.inputs import MAX_BODY
 from erebus.server.replay import ReplayCache
-from erebus.server.service import ApiError, GameService, LiveGame, Settings, Subscriber
+from erebus.server.service import GameService
+from erebus.server.settings import Settings
 from erebus.server.storage import Storage
+from erebus.server.table import LiveGame, Subscriber
 
 log = logging.getLogger("erebus.server")
 __all__ = ["MAX_BODY", "RedactTokens", "create_app", "install_log_filter"]
