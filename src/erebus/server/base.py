@@ -58,11 +58,10 @@ class ServiceBase:
     ) -> None:
         """Store log row ``live.version`` (an action, an undo, a takeover or a
         hand-back).  Another process wrote first: the cache is dropped and 409."""
-        args: tuple[Any, ...] = (live.id, live.version, seat, data, over, kind)
-        if undoes is not None:
-            args += (undoes,)
         try:
-            await self._write(self.storage.append_action, *args)
+            await self._write(
+                self.storage.append_action, live.id, live.version, seat, data, over, kind, undoes
+            )
         except StaleVersion as exc:
             self._forget(live.id)
             raise ApiError(409, "the game moved on; reload it") from exc
