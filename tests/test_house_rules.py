@@ -26,7 +26,7 @@ EXEMPT = {
     *(f"terminal/{g}_screen.py" for g in GAME_NAMES),
 }
 #: ``getattr`` on things that are no game: the asyncio loop's ready queue.
-GETATTR_OK = {("server/service.py", "loop")}
+GETATTR_OK = {("server/botrunner.py", "loop")}
 
 
 def consumer_files() -> list[Path]:

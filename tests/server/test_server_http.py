@@ -81,7 +81,7 @@ def test_payloads_hold_no_integer_a_browser_would_round(client: TestClient) -> N
     st = northwest.State.from_view(engine_view, seed=1)
     assert st.view(None) == northwest.replay(3, 3, []).view(None)
     # the standard library gets what orjson refuses (integers beyond 64 bits)
-    from erebus.server.service import _dumps
+    from erebus.server.table import _dumps
 
     assert json.loads(_dumps({"big": 2**70, "s": "é"})) == {"big": 2**70, "s": "é"}
     assert _dumps({"a": [1, None, True]}) == '{"a":[1,null,true]}'

@@ -29,7 +29,9 @@ from test_server_ws import recv
 
 from erebus.games import get_game, northwest
 from erebus.server.app import create_app
-from erebus.server.service import NAME_MAX, ApiError, Settings, _parse_name
+from erebus.server.errors import ApiError
+from erebus.server.lobby import NAME_MAX, _parse_name
+from erebus.server.settings import Settings
 from erebus.server.storage import DatabaseInUse, Storage
 
 ANNA = [

@@ -34,6 +34,7 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from erebus.server import inputs
+from erebus.server.errors import ApiError
 from erebus.server.guard import (
     GuardedFastAPI,
     RateLimited,
@@ -45,10 +46,13 @@ from erebus.server.guard import (
 )
 from erebus.server.inputs import MAX_BODY
 from erebus.server.replay import ReplayCache
-from erebus.server.service import ApiError, GameService, LiveGame, Settings, Subscriber
+from erebus.server.service import GameService
+from erebus.server.settings import Settings
 from erebus.server.storage import Storage
+from erebus.server.table import LiveGame, Subscriber
 
 log = logging.getLogger("erebus.server")
+
 __all__ = ["MAX_BODY", "RedactTokens", "create_app", "install_log_filter"]
 WS_RATE = 20  # messages per second
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
@@ -180,15 +184,30 @@ def create_app(db_url: str | None = None, settings: Settings | None = None) -> F
         live = await service.get(game_id)
         return {"chat": list(live.chat)}
 
-    @app.post("/api/games/{game_id}/actions")
-    async def post_action(request: Request, game_id: str, token: str | None = None) -> Any:
+    async def _seated(
+        request: Request,
+        game_id: str,
+        token: str | None,
+        verb: str,
+        keys: tuple[str, ...],
+        shape: str,
+    ) -> tuple[LiveGame, int, dict[str, Any]]:
+        """(game, seat, body) of a seated player's ``verb`` (the preamble of the action
+        and undo routes); the body must hold ``keys`` (``shape``: as a 400 shows it)."""
         live = await service.get(game_id)
         body = await _read_json(request)
         seat = live.seat_of(token)
         if seat is None:
-            raise ApiError(403, "a seat token is needed to act")
-        if not isinstance(body, dict) or "action" not in body or "version" not in body:
-            raise ApiError(400, 'the body must be {"version": n, "action": {...}}')
+            raise ApiError(403, f"a seat token is needed to {verb}")
+        if not isinstance(body, dict) or any(k not in body for k in keys):
+            raise ApiError(400, f"the body must be {shape}")
+        return live, seat, body
+
+    @app.post("/api/games/{game_id}/actions")
+    async def post_action(request: Request, game_id: str, token: str | None = None) -> Any:
+        live, seat, body = await _seated(
+            request, game_id, token, "act", ("action", "version"), '{"version": n, "action": {...}}'
+        )
         await service.act(live, seat, body["version"], body["action"])
         return _state(live, seat)
 
@@ -203,13 +222,9 @@ def create_app(db_url: str | None = None, settings: Settings | None = None) -> F
 
     @app.post("/api/games/{game_id}/undo")
     async def post_undo(request: Request, game_id: str, token: str | None = None) -> Any:
-        live = await service.get(game_id)
-        body = await _read_json(request)
-        seat = live.seat_of(token)
-        if seat is None:
-            raise ApiError(403, "a seat token is needed to undo")
-        if not isinstance(body, dict) or "version" not in body:
-            raise ApiError(400, 'the body must be {"version": n}')
+        live, seat, body = await _seated(
+            request, game_id, token, "undo", ("version",), '{"version": n}'
+        )
         await service.undo(live, seat, body["version"])
         return _state(live, seat)
 

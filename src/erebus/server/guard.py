@@ -24,7 +24,7 @@ from urllib.parse import unquote_plus, urlsplit
 
 from fastapi import FastAPI
 
-from erebus.server.service import ApiError
+from erebus.server.errors import ApiError
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]

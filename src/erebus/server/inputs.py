@@ -20,7 +20,7 @@ from typing import Any
 
 import orjson
 
-from erebus.server.service import ApiError
+from erebus.server.errors import ApiError
 
 MAX_BODY = 16 * 1024  # bytes of a request body or a WebSocket message
 MAX_DEPTH = 32  # nesting of arrays and objects in a JSON document

@@ -21,8 +21,10 @@ from typing import Any
 from erebus.core import events as common
 from erebus.core.game import GameSpec
 from erebus.games import get_game
-from erebus.server.service import GAME_OPTIONS, ApiError, GameService
+from erebus.server.errors import ApiError
+from erebus.server.service import GameService
 from erebus.server.storage import GameRecord
+from erebus.server.table import GAME_OPTIONS
 
 #: Log row kinds that are moves of the game (others: "undo", "takeover", "handback").
 MOVE_KINDS = frozenset({"action", "bot"})

@@ -1,7 +1,7 @@
 """Which games stay in memory, and which may use the bots.
 
 The database holds every game; :class:`erebus.server.service.GameService` keeps a
-:class:`~erebus.server.service.LiveGame` per game in use.  Without a rule, every game
+:class:`~erebus.server.table.LiveGame` per game in use.  Without a rule, every game
 ever opened since the start would stay (and an abandoned one would keep its bots
 thinking, taking turns for absent players).  ``Residency`` remembers when each game
 was last *active* (an HTTP request for it, a WebSocket opening or closing) and says:
@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from erebus.server.service import LiveGame
+    from erebus.server.table import LiveGame
 
 SWEEP_EVERY_S = 1.0  # a request sweeps at most this often
 

@@ -11,7 +11,7 @@ from typing import Any
 from erebus.server.app import create_app, install_log_filter
 from erebus.server.guard import origins_from_env
 from erebus.server.inputs import MAX_BODY
-from erebus.server.service import Settings
+from erebus.server.settings import Settings
 from erebus.server.storage import DatabaseInUse
 
 ORIGINS_ENV = "EREBUS_ALLOWED_ORIGINS"

@@ -1,0 +1,152 @@
+"""The bots' turns: whose move a bot makes, how it is chosen, and when it is played.
+
+A bot seat, or a human seat the autopilot holds, moves through ``_run_bots``: one
+task per game plays the bots' consecutive moves, each committed on its own.  Easy
+(random) bots choose in this process (``choose_now``): their move depends only on
+the legal actions, and a worker process would cost more to reach than the choice
+itself.  Others think in a :class:`~erebus.bots.pool.BotPool` of worker processes,
+or (``Settings.bot_mode`` "inline", tests) in threads behind a fair queue that
+serves the tables in turn.  Bot moves yield to people's messages (``_quiet``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from erebus.bots import LEVELS
+from erebus.bots.base import BotSpec
+from erebus.bots.pool import IN_PROCESS, BotPool, FairQueue, choose_from_view, choose_now
+from erebus.games import get_game
+from erebus.server.base import ServiceBase
+from erebus.server.errors import ApiError
+from erebus.server.settings import Settings
+from erebus.server.storage import Storage
+from erebus.server.table import LiveGame
+
+log = logging.getLogger("erebus.server")
+
+QUIET_SPINS = 20  # passes of the event loop a bot move waits at most for a quiet one
+
+
+class BotRunner(ServiceBase):
+    def __init__(self, storage: Storage, settings: Settings | None = None) -> None:
+        super().__init__(storage, settings)
+        # One bot at a time waits for a quiet moment of the event loop (see _quiet).
+        self._bot_gate = asyncio.Lock()
+        self._pool: BotPool | None = None
+        self._fair = FairQueue(self.settings.bot_workers)  # inline bots (bot_mode "inline")
+
+    async def _close_pool(self) -> None:
+        """Stop the worker processes, if any were started."""
+        if self._pool is not None:
+            await asyncio.to_thread(self._pool.close)
+            self._pool = None
+
+    def _kick_bots(self, live: LiveGame) -> None:
+        if self._closing or not live.is_bot_turn() or self.residency.abandoned(live):
+            return
+        if live.bot_task is not None and not live.bot_task.done():
+            return
+        live.bot_task = asyncio.get_running_loop().create_task(self._run_bots(live))
+
+    def _spec(self, live: LiveGame, seat: int) -> BotSpec:
+        level = live.record.seats[seat].level or live.record.options.get(
+            "autopilot_level", "medium"
+        )
+        name = LEVELS.get(level, level)
+        seed = int(live.record.options.get("bot_seed", 0)) + seat
+        if name == "mcts":
+            if self.settings.hard_iterations is not None:
+                return BotSpec(name, seed, None, self.settings.hard_iterations)
+            t = float(live.record.options.get("time_s", self.settings.hard_time_s))
+            if self.settings.max_think_s > 0:
+                t = min(t, self.settings.max_think_s)  # one table cannot hog the workers
+            return BotSpec(name, seed, t, None)
+        return BotSpec(name, seed, None, None)
+
+    async def _choose(self, spec: BotSpec, state: Any, salt: int, key: str = "") -> Any:
+        if spec.name in IN_PROCESS:
+            # The easy bot looks at the legal actions only: choosing here costs
+            # microseconds, and ``choose_now`` makes the move a worker would.
+            return choose_now(spec, state, salt)
+        if self.settings.bot_mode == "inline":
+            view = state.view(state.current_player)
+            data = await self._fair.run(
+                key, lambda: asyncio.to_thread(choose_from_view, spec, state.game, view, salt)
+            )
+            return get_game(state.game).action_from_json(data)
+        if self._pool is None:
+            self._pool = BotPool(self.settings.bot_workers)
+        return await self._pool.choose_async(spec, state, salt, key=key)
+
+    async def _quiet(self) -> None:
+        """Wait (a little) until nothing else is ready to run on the event loop.
+
+        Bot moves run at a lower priority than people's messages: an easy bot's move
+        and its commit hold the loop for a moment, and a message arriving meanwhile
+        would wait behind it.  One bot at a time (``_bot_gate``) yields until a pass
+        of the loop finds no other callback ready (I/O is polled between two passes),
+        at most ``QUIET_SPINS`` passes, so bots still move when the server is busy."""
+        loop = asyncio.get_running_loop()
+        ready = getattr(loop, "_ready", None)  # CPython's asyncio loop; else no wait
+        async with self._bot_gate:
+            for _ in range(QUIET_SPINS):
+                await asyncio.sleep(0)
+                if not ready:
+                    return
+
+    async def _run_bots(self, live: LiveGame) -> None:
+        """Play the bots' consecutive moves.  Each move is committed on its own (and
+        only then visible), but quick moves are pushed together: one state after the
+        last of them (or before a slow choice or a pause), carrying all their events."""
+        unpushed = False
+        try:
+            while (
+                not self._closing
+                and self._games.get(live.id) is live
+                and live.is_bot_turn()
+                and not self.residency.abandoned(live)
+            ):
+                seat = live.state.current_player
+                assert seat is not None
+                spec = self._spec(live, seat)
+                if unpushed and (self.settings.bot_delay_s > 0 or spec.name != "random"):
+                    live.notify(None)  # people should see each move of a slow turn
+                    unpushed = False
+                # Let the other tables run between two bot moves: an easy bot's move and
+                # a SQLite commit need no await, so a whole bot turn would otherwise
+                # hold the event loop.
+                await asyncio.sleep(self.settings.bot_delay_s)
+                await self._quiet()
+                seat = live.state.current_player
+                version = live.version
+                if seat is None or not live.is_bot_turn():
+                    break
+                action = await self._choose(self._spec(live, seat), live.state, version, live.id)
+                async with live.lock:
+                    if (
+                        live.version != version
+                        or live.state.current_player != seat
+                        or not live.is_bot_turn()  # the player came back
+                    ):
+                        continue
+                    try:
+                        await self._commit(live, seat, action, "bot", push=False)
+                    except ApiError as exc:
+                        log.error("bot move rejected in game %s: %s", live.id, exc.message)
+                        return
+                    unpushed = True
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("bot failure in game %s", live.id)
+        finally:
+            if unpushed:
+                live.notify(None)
+
+    async def wait_bots(self, live: LiveGame) -> None:
+        """Until no bot is thinking (tests and shutdown)."""
+        while live.bot_task is not None and not live.bot_task.done():
+            await asyncio.shield(live.bot_task)
