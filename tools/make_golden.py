@@ -4,7 +4,7 @@
 A golden file records one whole game played by a seeded policy: the actions
 (wire JSON), the number of legal actions before each of them, the final scores
 and ranking, and a fingerprint of the content data it was made with.
-``tests/test_golden.py`` replays every file and checks all of it, so any change
+``tests/northwest/test_golden.py`` replays every file and checks all of it, so any change
 to the rules engine or to the data files that changes play shows up as a diff.
 
 Regenerate only when a change of rules or data is intended, then review the

@@ -1,6 +1,6 @@
 """Through Ice and Snow at the terminal: the pictures, the play loop, saves, replays, the CLI.
 
-As in ``tests/test_play_cli.py`` the loop is driven through ``input_fn`` and
+As in ``tests/northwest/test_play.py`` the loop is driven through ``input_fn`` and
 printed to a recording console, so the tests read what a player would see.
 """
 

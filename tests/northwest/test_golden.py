@@ -21,7 +21,7 @@ import pytest
 from erebus.core.fingerprint import data_fingerprint
 from erebus.games import northwest as game
 
-GOLDEN_DIR = Path(__file__).parent / "golden"
+GOLDEN_DIR = Path(__file__).resolve().parents[1] / "golden"
 FILES = sorted(GOLDEN_DIR.glob("*.json"))
 REGENERATE = (
     "If this change of rules (or of the data files) is intended, regenerate the golden "

@@ -17,7 +17,7 @@ import pytest
 from erebus.games.northwest.content import default_content
 from erebus.games.northwest.geometry import Geometry
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 TOOL = ROOT / "tools" / "gen_web_assets.py"
 
 

@@ -28,7 +28,7 @@ from erebus.games.northwest.content import (
 )
 from erebus.games.northwest.validate import check_content, corner_class, problems
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "src" / "erebus" / "games" / "northwest" / "data"
 GENERATOR = ROOT / "tools" / "gen_northwest_tiles.py"
 
