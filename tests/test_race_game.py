@@ -5,17 +5,16 @@ without knowing it."""
 
 from __future__ import annotations
 
-import io
 import json
 from pathlib import Path
 
 import pytest
-from rich.console import Console
 
 from erebus.bots import make_bot
 from erebus.games import GAMES, get_game
 from erebus.terminal.app import run_play, run_replay
 from erebus.tournament import balance_summary, balance_tables, run_tournament
+from support.terminal import recording_console
 
 
 def test_race_is_registered() -> None:
@@ -25,7 +24,7 @@ def test_race_is_registered() -> None:
 
 
 def test_the_terminal_app_plays_and_replays_it(tmp_path: Path) -> None:
-    console = Console(record=True, width=120, file=io.StringIO())
+    console = recording_console(120)
     save = tmp_path / "race.json"
     asked: list[str] = []
 
@@ -44,7 +43,7 @@ def test_the_terminal_app_plays_and_replays_it(tmp_path: Path) -> None:
     assert data["game"] == "race" and data["options"] == {"goal": 4}
     state = get_game("race").replay(2, data["seed"], data["actions"], data["options"])
     assert state.is_over and max(state.scores()) == 4
-    console = Console(record=True, width=120, file=io.StringIO())
+    console = recording_console(120)
     assert run_replay(str(save), console=console, input_fn=lambda _: "") == 0
     assert "Final scores" in console.export_text()
 

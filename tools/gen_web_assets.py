@@ -6,7 +6,7 @@ board layout, the tile set and every orientation of every tile (terrain turned,
 symbol square moved) exactly as the engine sees them.  Rather than repeating
 the engine's geometry in JavaScript, this tool writes them out once from the
 engine's own data and :class:`~erebus.games.northwest.geometry.Geometry`, and
-``tests/test_web_assets.py`` fails when a committed asset differs from what this
+``tests/northwest/test_web_assets.py`` fails when a committed asset differs from what this
 tool makes now (a data file changed and the asset was not regenerated).
 
 Usage::

@@ -4,7 +4,7 @@
 A golden file records one whole game played by a seeded policy: the actions
 (wire JSON), the number of legal actions before each of them, the final scores
 and ranking, and a fingerprint of the content data it was made with.
-``tests/test_golden.py`` replays every file and checks all of it, so any change
+``tests/northwest/test_golden.py`` replays every file and checks all of it, so any change
 to the rules engine or to the data files that changes play shows up as a diff.
 
 Regenerate only when a change of rules or data is intended, then review the
@@ -24,7 +24,6 @@ eventful: the summary printed for each file (and its ``event_counts``) shows it.
 
 from __future__ import annotations
 
-import json
 import random
 import sys
 from collections import Counter
@@ -32,7 +31,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from golden_files import write_goldens  # tools/, next to this script
+from golden_files import render_record, write_goldens  # tools/, next to this script
 
 from erebus.core.fingerprint import data_fingerprint
 from erebus.games import northwest as game
@@ -159,24 +158,6 @@ def play(
     }
 
 
-def render(record: dict[str, Any]) -> str:
-    """JSON with one action per line: small diffs when a rule changes."""
-    head = {k: v for k, v in record.items() if k not in ("legal_counts", "actions")}
-    lines = ["{"]
-    for k, v in head.items():
-        lines.append(f"  {json.dumps(k)}: {json.dumps(v)},")
-    lines.append(f'  "legal_counts": {json.dumps(record["legal_counts"])},')
-    lines.append('  "actions": [')
-    acts = record["actions"]
-    for i, a in enumerate(acts):
-        lines.append(f"    {json.dumps(a)}{',' if i + 1 < len(acts) else ''}")
-    lines.append("  ]")
-    lines.append("}")
-    text = "\n".join(lines) + "\n"
-    assert json.loads(text) == json.loads(json.dumps(record))
-    return text
-
-
 def main(argv: list[str] | None = None) -> int:
     def records() -> Iterator[tuple[str, str, str]]:
         for name, (players, seed, policy_seed, end_bias, explore) in GAMES.items():
@@ -184,7 +165,7 @@ def main(argv: list[str] | None = None) -> int:
             ev = record["event_counts"]
             yield (
                 name,
-                render(record),
+                render_record(record, per_line="actions"),
                 f"{players} players, {len(record['actions'])} actions, "
                 f"round {record['rounds']}, scores {record['scores']}; "
                 + ", ".join(f"{k} {ev.get(k, 0)}" for k in NOTABLE),

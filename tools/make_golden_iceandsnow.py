@@ -31,7 +31,6 @@ solo games still end early (the policy never survives a solo scenario), the
 
 from __future__ import annotations
 
-import json
 import random
 import sys
 from collections import Counter, defaultdict
@@ -39,7 +38,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from golden_files import write_goldens  # tools/, next to this script
+from golden_files import render_record, write_goldens  # tools/, next to this script
 
 from erebus.core.fingerprint import data_fingerprint, state_hash
 from erebus.games import iceandsnow as game
@@ -176,24 +175,6 @@ def play(players: int, seed: int, options: dict[str, Any], policy_seed: int) -> 
     }
 
 
-def render(record: dict[str, Any]) -> str:
-    """JSON with one step per line: small diffs when a rule changes."""
-    head = {k: v for k, v in record.items() if k not in ("steps", "final_state")}
-    lines = ["{"]
-    for k, v in head.items():
-        lines.append(f"  {json.dumps(k)}: {json.dumps(v)},")
-    lines.append('  "steps": [')
-    steps = record["steps"]
-    for i, s in enumerate(steps):
-        lines.append(f"    {json.dumps(s)}{',' if i + 1 < len(steps) else ''}")
-    lines.append("  ],")
-    lines.append(f'  "final_state": {json.dumps(record["final_state"], sort_keys=True)}')
-    lines.append("}")
-    text = "\n".join(lines) + "\n"
-    assert json.loads(text) == json.loads(json.dumps(record))
-    return text
-
-
 def main(argv: list[str] | None = None) -> int:
     def records() -> Iterator[tuple[str, str, str]]:
         for name, (players, seed, options, policy_seed) in GAMES.items():
@@ -201,7 +182,7 @@ def main(argv: list[str] | None = None) -> int:
             ev = record["event_counts"]
             yield (
                 name,
-                render(record),
+                render_record(record, per_line="steps", sorted_keys=("final_state",)),
                 f"{players} players, {len(record['steps'])} actions, "
                 f"round {record['rounds']}, {record['outcome']} ({record['reason']}), "
                 f"scores {record['scores']}; " + ", ".join(f"{k} {ev.get(k, 0)}" for k in NOTABLE),

@@ -101,6 +101,14 @@ def takes(st: State, space: str) -> list[Action]:
     return [a for a in st.legal_actions() if a.kind == "take" and a.space == space]
 
 
+def first_take(st: State, space: str, **want: Any) -> Action:
+    """The first legal take of ``space`` whose fields have the values ``want`` gives."""
+    for a in takes(st, space):
+        if all(getattr(a, k) == v for k, v in want.items()):
+            return a
+    raise AssertionError(f"no legal {space} {want}: {takes(st, space)[:5]}")
+
+
 def spaces(st: State) -> set[str]:
     return {a.space for a in st.legal_actions() if a.kind == "take"}  # type: ignore[misc]
 

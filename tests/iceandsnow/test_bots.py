@@ -8,6 +8,7 @@ import pytest
 from erebus.bots import BotSpec, make_bot
 from erebus.bots.pool import BotPool
 from erebus.games import iceandsnow as game
+from support.bots import assert_deterministic, assert_same_choice, play_legal
 
 CASES = [
     (1, {"scenario": "lost-expedition"}),
@@ -25,12 +26,7 @@ def test_every_bot_plays_whole_games_with_legal_actions(
     names = ["greedy", "random", "mcts", "greedy"]
     state = game.new_game(players, seed=players, options=options)
     bots = [make_bot(names[i], seed=i, iterations=8) for i in range(players)]
-    while not state.is_over:
-        seat = state.current_player
-        assert seat is not None
-        action = bots[seat].choose(state)
-        assert action in state.legal_actions()
-        state.apply(action)
+    play_legal(state, bots)
 
 
 def _action_phase_state() -> game.State:
@@ -44,9 +40,7 @@ def _action_phase_state() -> game.State:
 @pytest.mark.parametrize("name", ["random", "greedy", "mcts"])
 def test_bots_are_deterministic_for_a_seed(name: str) -> None:
     state = _action_phase_state()
-    a = make_bot(name, seed=3, iterations=40).choose(state.clone())
-    b = make_bot(name, seed=3, iterations=40).choose(state.clone())
-    assert a == b
+    assert_deterministic(name, state)
 
 
 @pytest.mark.parametrize("name", ["greedy", "mcts"])
@@ -57,9 +51,7 @@ def test_bots_see_only_the_view(name: str) -> None:
     other = state.clone()
     other.resample_hidden(987654321, seat=seat)
     assert state.view(seat) == other.view(seat)
-    assert make_bot(name, seed=5, iterations=40).choose(state) == make_bot(
-        name, seed=5, iterations=40
-    ).choose(other)
+    assert_same_choice(name, state, other)
 
 
 def test_bot_pool_chooses_for_this_game_in_another_process() -> None:

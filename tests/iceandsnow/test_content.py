@@ -8,7 +8,6 @@ one thing and loads it with ``parse_content``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -21,8 +20,7 @@ from erebus.games.iceandsnow.validate import (
     problems,
     round_range,
 )
-
-Raw = dict[str, Any]
+from iceandsnow.datakit import Raw, broken
 
 
 def side(raw: Raw, section: str, name: str) -> Any:
@@ -37,15 +35,6 @@ def anchor(raw: Raw, section: str, name: str, aid: str) -> Any:
         if a["id"] == aid:
             return a
     raise KeyError(aid)
-
-
-def broken(mutate: Callable[[Raw], None]) -> str:
-    """Load the shipped data after ``mutate``; return the validator's message."""
-    raw = read_data()
-    mutate(raw)
-    with pytest.raises(ValueError) as exc:
-        parse_content(raw)
-    return str(exc.value)
 
 
 # -- the shipped data ----------------------------------------------------------

@@ -3,7 +3,6 @@ at load, and a card added to the data works without engine changes."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -12,16 +11,7 @@ import pytest
 from erebus.games.iceandsnow.content import parse_content, read_data
 from erebus.games.iceandsnow.effects import OPS, effect_problems
 from erebus.games.iceandsnow.state import new_game
-
-Raw = dict[str, Any]
-
-
-def broken(mutate: Callable[[Raw], None]) -> str:
-    raw = read_data()
-    mutate(raw)
-    with pytest.raises(ValueError) as exc:
-        parse_content(raw)
-    return str(exc.value)
+from iceandsnow.datakit import Raw, broken
 
 
 def event(raw: Raw, number: int) -> Any:

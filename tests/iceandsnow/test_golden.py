@@ -14,34 +14,25 @@ REGENERATE ONLY FOR AN INTENDED CHANGE OF RULES OR DATA:
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from erebus.core.fingerprint import data_fingerprint, state_hash
+from erebus.core.fingerprint import state_hash
 from erebus.games import iceandsnow as game
 from erebus.games.iceandsnow.state import State
+from support.golden import GoldenFiles, data_note
 
-GOLDEN_DIR = Path(__file__).resolve().parent.parent / "golden" / "iceandsnow"
-FILES = sorted(GOLDEN_DIR.glob("*.json"))
-REGENERATE = (
-    "If this change of rules (or of the data files) is intended, regenerate the golden "
-    "files with `.venv/bin/python tools/make_golden_iceandsnow.py` and review their diff; "
-    "otherwise this is a regression."
+GOLDEN = GoldenFiles(
+    Path(__file__).resolve().parents[1] / "golden" / "iceandsnow", "tools/make_golden_iceandsnow.py"
 )
-
-
-def _load(path: Path) -> dict[str, Any]:
-    record: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-    return record
+FILES, REGENERATE = GOLDEN.files, GOLDEN.regenerate
 
 
 def test_golden_files_exist() -> None:
-    assert len(FILES) >= 4, f"expected at least 4 golden files in {GOLDEN_DIR}. {REGENERATE}"
-    records = [_load(p) for p in FILES]
+    assert len(FILES) >= 4, f"expected at least 4 golden files in {GOLDEN.directory}. {REGENERATE}"
+    records = [GOLDEN.load(p) for p in FILES]
     players = {r["players"] for r in records}
     assert {1, 2, 4} <= players
     scenarios = {r["options"].get("scenario") for r in records}
@@ -49,12 +40,10 @@ def test_golden_files_exist() -> None:
     assert any(r["options"].get("modes") for r in records), "one game must use the modes"
 
 
-@pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
+@pytest.mark.parametrize("path", FILES, ids=GOLDEN.ids)
 def test_golden_playthrough(path: Path) -> None:
-    record = _load(path)
-    note = ""
-    if record.get("content_sha256") != data_fingerprint("erebus.games.iceandsnow"):
-        note = " The content data files changed since this file was made."
+    record = GOLDEN.load(path)
+    note = data_note(record, "erebus.games.iceandsnow")
     where = f"{path.name}: "
     players, seed, options = record["players"], record["seed"], record["options"]
     st = game.new_game(players, seed, options)

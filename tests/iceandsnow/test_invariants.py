@@ -40,13 +40,12 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import random
 from collections import Counter, defaultdict
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as hs
 
 from erebus.core.errors import IllegalAction
@@ -90,19 +89,7 @@ from erebus.games.iceandsnow.layout import (
     MAP_OPEN_SEA as CARD9,
 )
 from erebus.games.iceandsnow.state import POLE, State
-
-FUZZ = bool(os.environ.get("EREBUS_FUZZ"))
-
-
-def _settings(examples: int) -> settings:
-    return settings(
-        max_examples=examples * (10 if FUZZ else 1),
-        deadline=None,
-        derandomize=not FUZZ,
-        print_blob=True,
-        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-    )
-
+from support.whole_game import fuzz_settings
 
 TRACK_INDEX = {
     "food": FOOD,
@@ -572,7 +559,7 @@ def game_args(draw: Any) -> tuple[int, int, dict[str, Any], int]:
 # ------------------------------------------------------------------------ tests
 
 
-@_settings(examples=100)
+@fuzz_settings(examples=100)
 @given(args=game_args())
 def test_random_games_keep_every_invariant(args: tuple[int, int, dict[str, Any], int]) -> None:
     players, seed, options, policy_seed = args
@@ -629,7 +616,7 @@ def test_random_games_visit_the_rules() -> None:
     assert sum(outcomes.values()) == 12
 
 
-@_settings(examples=60)
+@fuzz_settings(examples=60)
 @given(
     data=hs.one_of(
         hs.none(),

@@ -15,23 +15,13 @@ from erebus.games.iceandsnow.content import RESOURCES
 from erebus.games.iceandsnow.events import CardTaken, ResourceChanged, ScoreChanged, ShelterBuilt
 from erebus.games.iceandsnow.scoring import final_scores
 from erebus.games.iceandsnow.state import State
+from iceandsnow.rulekit import first_take, takes
 
 SURVIVAL = {"modes": ["survival"]}
 SHELTERS = {"modes": ["shelters"]}
 DUAL = {"modes": ["dual_species"]}
 DUALS = ("dual_greenland_shark", "dual_arctic_cod", "dual_greenland_halibut")
 FISHING_BOAT = 7
-
-
-def takes(st: State, space: str) -> list[Action]:
-    return [a for a in st.legal_actions() if a.kind == "take" and a.space == space]
-
-
-def first_take(st: State, space: str, **want: Any) -> Action:
-    for a in takes(st, space):
-        if all(getattr(a, k) == v for k, v in want.items()):
-            return a
-    raise AssertionError(f"no legal {space} {want}: {takes(st, space)[:5]}")
 
 
 def box(st: State, column: str) -> dict[str, int]:

@@ -1,12 +1,11 @@
 """Through Ice and Snow at the terminal: the pictures, the play loop, saves, replays, the CLI.
 
-As in ``tests/test_play_cli.py`` the loop is driven through ``input_fn`` and
+As in ``tests/northwest/test_play.py`` the loop is driven through ``input_fn`` and
 printed to a recording console, so the tests read what a player would see.
 """
 
 from __future__ import annotations
 
-import io
 import itertools
 import json
 import re
@@ -25,10 +24,7 @@ from erebus.games import iceandsnow as ice
 from erebus.games.iceandsnow.state import State
 from erebus.terminal import iceandsnow_screen as render
 from erebus.terminal.app import load_save, run_play, run_replay
-
-
-def recording_console(width: int = 160) -> Console:
-    return Console(record=True, width=width, file=io.StringIO())
+from support.terminal import assert_replay_refuses, recording_console, scripted_input
 
 
 def plain(
@@ -69,21 +65,15 @@ def answers(head: Iterable[str], limit: int = 5000) -> Callable[[str], str]:
     once and otherwise takes the first choice); end of input after ``limit`` answers.
     "pass (out" is a filter matching only the pass action: the group key "pass" would only
     list it."""
-    it = itertools.islice(itertools.chain(head, itertools.cycle([PASS, "1"])), limit)
-
-    def ask(prompt: str) -> str:
-        try:
-            return next(it)
-        except StopIteration:
-            raise EOFError from None
-
-    return ask
+    return scripted_input(
+        itertools.islice(itertools.chain(head, itertools.cycle([PASS, "1"])), limit)
+    )
 
 
 def at_first_action_turn(console: Console, then: list[str]) -> Callable[[str], str]:
     """Answer "1" until Red's menu asks for an action of the Action phase, then ``then``
     (then end of input): the prompt tests do not depend on how the bots play."""
-    script = iter(then)
+    script = scripted_input(then)
     started = False
 
     def ask(prompt: str) -> str:
@@ -93,10 +83,7 @@ def at_first_action_turn(console: Console, then: list[str]) -> Callable[[str], s
             started = bool(heads) and "take an action or pass" in heads[-1]
             if not started:
                 return "1"
-        try:
-            return next(script)
-        except StopIteration:
-            raise EOFError from None
+        return script(prompt)
 
     return ask
 
@@ -381,12 +368,7 @@ def test_bad_arguments_are_clear_errors(kwargs: dict[str, Any], message: str) ->
     ],
 )
 def test_malformed_ice_save_is_a_clear_error(tmp_path: Path, content: str, message: str) -> None:
-    path = tmp_path / "bad.json"
-    path.write_text(content)
-    console = recording_console()
-    assert run_replay(str(path), step=False, console=console) == 2
-    out = console.export_text()
-    assert out.startswith("error:") and message in out
+    assert_replay_refuses(tmp_path, content, message)
 
 
 # --------------------------------------------------------------------- the CLI

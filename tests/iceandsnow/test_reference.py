@@ -14,8 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from erebus.games.iceandsnow.content import Content, default_content, parse_content, read_data
-
-Raw = dict[str, Any]
+from iceandsnow.datakit import Raw
 
 # -- values stated by the reference -------------------------------------------
 

@@ -23,21 +23,11 @@ from erebus.games.iceandsnow.events import (
     ScoreChanged,
 )
 from erebus.games.iceandsnow.state import DIRECTIONS, POLE, State
+from iceandsnow.rulekit import first_take, takes
 
 LE = {"scenario": "lost-expedition"}
 MNP = {"scenario": "magnetic-north-pole"}
 SEARCH = [f"search_{i}" for i in range(1, 6)]
-
-
-def takes(st: State, space: str) -> list[Action]:
-    return [a for a in st.legal_actions() if a.kind == "take" and a.space == space]
-
-
-def first_take(st: State, space: str, **want: Any) -> Action:
-    for a in takes(st, space):
-        if all(getattr(a, k) == v for k, v in want.items()):
-            return a
-    raise AssertionError(f"no legal {space} {want}: {takes(st, space)[:5]}")
 
 
 def round_events(st: State) -> list[Any]:

@@ -1,1 +1,3 @@
-"""Shared test support: the tiny race game that shows a game is one package."""
+"""Shared test support: the harness both games' tests use (golden files, whole-game
+hypothesis settings, bot checks, the scripted terminal) and the tiny race game that
+shows a game is one package."""

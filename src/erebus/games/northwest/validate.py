@@ -13,7 +13,7 @@ The tile-set numbers below are the constraints of rules section 9; they say what
 a valid tile set is, so they live with the validator rather than in the data it
 validates.  What the packaged data happens to hold (the default board of rules
 §3-4, the costs, token counts and scoring tables of §1 and §6-8) is not repeated
-here: ``tests/test_reference_northwest.py`` compares it with the rules reference,
+here: ``tests/northwest/test_reference.py`` compares it with the rules reference,
 so a different printing or a revised [design] value loads as long as it is
 playable, and the tests say what changed.
 """

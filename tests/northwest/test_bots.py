@@ -11,17 +11,13 @@ from hypothesis import strategies as st
 from erebus.bots import BotSpec, make_bot
 from erebus.bots.pool import BotPool
 from erebus.games.northwest import new_game
+from support.bots import assert_deterministic, assert_same_choice, play_legal
 
 
 def play(players: int, names: list[str], seed: int, iterations: int = 30) -> list[int]:
     state = new_game(players, seed=seed)
     bots = [make_bot(names[i], seed=seed * 10 + i, iterations=iterations) for i in range(players)]
-    while not state.is_over:
-        seat = state.current_player
-        action = bots[seat].choose(state)
-        assert action in state.legal_actions()
-        state.apply(action)
-    return state.ranking()
+    return play_legal(state, bots).ranking()
 
 
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -53,9 +49,7 @@ def _mid_state():  # type: ignore[no-untyped-def]
 @pytest.mark.parametrize("name", ["random", "greedy", "mcts"])
 def test_bots_are_deterministic_for_a_seed(name: str) -> None:
     state = _mid_state()
-    a = make_bot(name, seed=3, iterations=40).choose(state.clone())
-    b = make_bot(name, seed=3, iterations=40).choose(state.clone())
-    assert a == b
+    assert_deterministic(name, state)
 
 
 @pytest.mark.parametrize("name", ["greedy", "mcts"])
@@ -64,9 +58,7 @@ def test_bots_see_only_the_view_not_the_hidden_bag_order(name: str) -> None:
     other = state.clone()
     other.resample_hidden(987654321)  # same public position, different hidden draws
     assert state.view(state.current_player) == other.view(other.current_player)
-    a = make_bot(name, seed=5, iterations=40).choose(state)
-    b = make_bot(name, seed=5, iterations=40).choose(other)
-    assert a == b
+    assert_same_choice(name, state, other)
 
 
 def test_mcts_time_budget_runs_iterations() -> None:

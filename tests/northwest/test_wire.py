@@ -18,7 +18,7 @@ from erebus.games import northwest
 from erebus.games.northwest.events import CrewSpent
 from erebus.games.northwest.wire import COSTED_KINDS, action_cost, wire_view
 
-WEB = Path(__file__).resolve().parents[1] / "src" / "erebus" / "web"
+WEB = Path(__file__).resolve().parents[2] / "src" / "erebus" / "web"
 TOP_FIELDS = {
     "game", "players", "seat", "round", "rounds", "sun", "over", "current", "acted",
     "refresh_draw", "board", "tiles", "tokens", "arrows", "display", "piles", "bag_size",

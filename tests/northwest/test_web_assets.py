@@ -7,7 +7,6 @@ forgotten ``tools/gen_web_assets.py`` run fail here rather than in a browser.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 from types import ModuleType
@@ -16,18 +15,12 @@ import pytest
 
 from erebus.games.northwest.content import default_content
 from erebus.games.northwest.geometry import Geometry
-
-ROOT = Path(__file__).resolve().parent.parent
-TOOL = ROOT / "tools" / "gen_web_assets.py"
+from support.tools import load_tool
 
 
 @pytest.fixture(scope="module")
 def tool() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("gen_web_assets", TOOL)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_tool("gen_web_assets")
 
 
 def test_committed_assets_are_up_to_date(tool: ModuleType) -> None:

@@ -9,7 +9,6 @@ that one change.
 from __future__ import annotations
 
 import dataclasses
-import importlib.util
 import json
 import shutil
 from pathlib import Path
@@ -27,10 +26,10 @@ from erebus.games.northwest.content import (
     load_content,
 )
 from erebus.games.northwest.validate import check_content, corner_class, problems
+from support.tools import load_tool
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "src" / "erebus" / "games" / "northwest" / "data"
-GENERATOR = ROOT / "tools" / "gen_northwest_tiles.py"
 
 
 @pytest.fixture(scope="module")
@@ -83,11 +82,7 @@ def side_with(c: Content, kind: str | None) -> tuple[str, str]:
 
 
 def load_generator() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("gen_northwest_tiles", GENERATOR)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_tool("gen_northwest_tiles")
 
 
 # --------------------------------------------------------------------------- the packaged content

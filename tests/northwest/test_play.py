@@ -23,6 +23,7 @@ from erebus.games import northwest as nw
 from erebus.games.northwest.state import State
 from erebus.terminal import northwest_screen as render
 from erebus.terminal.app import load_save, run_play, run_replay
+from support.terminal import assert_replay_refuses, recording_console, scripted_input
 
 
 def text_of(renderable: RenderableType, colour: bool = False) -> str:
@@ -36,10 +37,6 @@ def text_of(renderable: RenderableType, colour: bool = False) -> str:
     )
     console.print(renderable)
     return console.export_text()
-
-
-def recording_console() -> Console:
-    return Console(record=True, width=160, file=io.StringIO())
 
 
 def mid_game(seed: int = 3, steps: int = 60) -> State:
@@ -56,17 +53,8 @@ def mid_game(seed: int = 3, steps: int = 60) -> State:
 
 def scripted(answers: Iterable[str]) -> tuple[Callable[[str], str], list[str]]:
     """An input function answering from a list, then end of input; records the prompts."""
-    it = iter(answers)
     prompts: list[str] = []
-
-    def ask(prompt: str) -> str:
-        prompts.append(prompt)
-        try:
-            return next(it)
-        except StopIteration:
-            raise EOFError from None
-
-    return ask, prompts
+    return scripted_input(answers, prompts), prompts
 
 
 def final_scores_line(text: str) -> str:
@@ -263,12 +251,7 @@ def test_bad_arguments_exit_2() -> None:
     ],
 )
 def test_malformed_save_is_a_clear_error(tmp_path: Path, content: str, message: str) -> None:
-    path = tmp_path / "bad.json"
-    path.write_text(content)
-    console = recording_console()
-    assert run_replay(str(path), step=False, console=console) == 2
-    out = console.export_text()
-    assert out.startswith("error:") and message in out
+    assert_replay_refuses(tmp_path, content, message)
 
 
 def test_missing_save_file(tmp_path: Path) -> None:
@@ -438,7 +421,7 @@ def test_load_a_save_without_seats_and_errors(tmp_path: Path) -> None:
         ({"load": str(old), "seed": 4}, "drop --seed 4"),
         ({"load": str(old), "game": "iceandsnow"}, "drop --game iceandsnow"),
     ):
-        console = Console(record=True, width=400, file=io.StringIO())
+        console = recording_console(400)
         seed = args.pop("seed", None)
         assert run_play(None, None, seed, None, console=console, **args) == 2  # type: ignore[arg-type]
         text = console.export_text()
@@ -462,7 +445,7 @@ def test_a_narrow_terminal_gets_a_width_notice(tmp_path: Path) -> None:
     need = ui_for("northwest").min_width()
     assert 100 < need <= 150
     ask, _ = scripted(["b", "v 1", "q"])
-    console = Console(record=True, width=100, file=io.StringIO())
+    console = recording_console(100)
     assert run_play(2, 1, 8, None, console=console, input_fn=ask) == 0
     out = console.export_text()
     assert f"This screen needs {need} columns; the terminal has 100" in out

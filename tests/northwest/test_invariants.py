@@ -19,13 +19,12 @@ from __future__ import annotations
 
 import itertools
 import json
-import os
 import random
 from collections import Counter
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from erebus.core import IllegalAction
@@ -33,19 +32,7 @@ from erebus.games import northwest as game
 from erebus.games.northwest.actions import KINDS, Action
 from erebus.games.northwest.content import ALL_TOKEN_KINDS, TOKEN_KINDS
 from erebus.games.northwest.state import State
-
-FUZZ = bool(os.environ.get("EREBUS_FUZZ"))
-
-
-def _settings(examples: int) -> settings:
-    return settings(
-        max_examples=examples * (10 if FUZZ else 1),
-        deadline=None,
-        derandomize=not FUZZ,
-        print_blob=True,
-        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-    )
-
+from support.whole_game import fuzz_settings
 
 CREW = 7
 ARROWS = ("greenland", "northwest")
@@ -1129,7 +1116,7 @@ games = st.tuples(
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
-@_settings(examples=25)
+@fuzz_settings(examples=25)
 @given(game_args=games)
 def test_random_games_keep_invariants(
     players: int, game_args: tuple[int, list[int], float, bool]
@@ -1183,7 +1170,7 @@ def midgame() -> State:
     return state
 
 
-@_settings(examples=300)
+@fuzz_settings(examples=300)
 @given(data=json_values | action_like)
 def test_garbage_json_is_refused_cleanly(midgame: State, data: Any) -> None:
     """``Action.from_json`` raises ``ValueError`` only; ``apply`` of the data is legal or refused."""
@@ -1239,7 +1226,7 @@ def test_seeded_games_visit_the_rules() -> None:
         assert seen[name], f"no {name} in the seeded games: {dict(seen)}"
 
 
-@_settings(examples=100)
+@fuzz_settings(examples=100)
 @given(data=st.data())
 def test_corrupt_saves_raise_value_error(midgame: State, data: st.DataObject) -> None:
     """``State.from_json`` of a damaged save raises ``ValueError``, nothing else."""

@@ -13,7 +13,7 @@ from erebus.core.errors import IllegalAction
 from erebus.games.northwest import scoring
 from erebus.games.northwest.actions import Action
 from erebus.games.northwest.state import CREW_FIELDS, N_KINDS, State, new_game
-from nwkit import (
+from northwest.nwkit import (
     SEA2,
     at,
     crew,
