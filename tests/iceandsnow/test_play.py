@@ -455,7 +455,7 @@ def test_undo_takes_back_a_setup_choice_but_not_past_the_turn(tmp_path: Path) ->
 
 def test_every_reveal_is_a_barrier() -> None:
     from erebus.games import get_game
-    from erebus.undo import is_barrier
+    from erebus.terminal.undo import is_barrier
 
     reveals = get_game("iceandsnow").reveals_hidden
 

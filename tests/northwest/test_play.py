@@ -369,7 +369,7 @@ def test_undo_stops_at_a_tile_from_the_bag(tmp_path: Path) -> None:
 
 
 def test_undo_rule_mirrors_the_server() -> None:
-    from erebus.undo import is_barrier
+    from erebus.terminal.undo import is_barrier
 
     state = mid_game()
     seat = state.current_player

@@ -54,7 +54,7 @@ from erebus.core.events import Event
 from erebus.core.game import GameSpec
 from erebus.games import GAMES, get_game
 from erebus.terminal import seats as seats_look
-from erebus.undo import is_barrier
+from erebus.terminal.undo import is_barrier
 
 InputFn = Callable[[str], str]
 

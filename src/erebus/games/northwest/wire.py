@@ -51,10 +51,12 @@ each action as ``legal_costs``).
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from erebus.games.northwest.actions import DISCOVER_TOKENS, VEHICLES, Action
 from erebus.games.northwest.content import ALL_TOKEN_KINDS, TOKEN_KINDS
+from erebus.games.northwest.geometry import Geometry
 from erebus.games.northwest.state import JOKER, State
 
 #: Kinds of action with a crew cost, in the order a client lists them.
@@ -116,12 +118,27 @@ def _board(state: State) -> dict[str, Any]:
     return {
         "width": board.width,
         "height": board.height,
-        "vertices": [
-            [board.vertex(x, y) for x in range(board.width + 1)] for y in range(board.height + 1)
-        ],
+        "vertices": [row[:] for row in _vertices(geo, state.land, state.sea)],
         "zones": [board.zone(x, 0) for x in range(board.width)],
         "frozen_rows": geo.frozen_rows[state.sun],
     }
+
+
+@functools.cache
+def _vertex_bits(geo: Geometry) -> tuple[tuple[int, ...], ...]:
+    """The bit of every vertex, row by row (one table per geometry)."""
+    return tuple(tuple(geo.index(x, y) for x in range(geo.W + 1)) for y in range(geo.H + 1))
+
+
+@functools.lru_cache(maxsize=1024)
+def _vertices(geo: Geometry, land: int, sea: int) -> tuple[list[str | None], ...]:
+    """The terrain per vertex ("land", "sea", None: not yet fixed).  The terrain
+    changes only when a tile is placed, and a table's every push asks for it, so
+    each terrain is read off its bitboards once (callers copy the rows)."""
+    return tuple(
+        ["land" if land >> b & 1 else "sea" if sea >> b & 1 else None for b in row]
+        for row in _vertex_bits(geo)
+    )
 
 
 def _tiles(state: State) -> list[dict[str, Any]]:
@@ -155,13 +172,13 @@ def _tiles(state: State) -> list[dict[str, Any]]:
 
 
 def _tokens(state: State) -> list[dict[str, Any]]:
-    board = state.board
-    return [
-        {"kind": kind, "x": x, "y": y}
-        for y in range(board.height)
-        for x in range(board.width)
-        if (kind := board.token_at(x, y)) is not None
-    ]
+    """The tokens lying on the board, row by row (square index = x + stride·y)."""
+    geo = state.geometry
+    out = []
+    for i, k in enumerate(state.board_tokens):
+        if k and geo.on_board(*(xy := geo.xy(i))):
+            out.append({"kind": TOKEN_KINDS[k - 1], "x": xy[0], "y": xy[1]})
+    return out
 
 
 def _position(state: State, seat: int, vehicle: str) -> Any:
