@@ -227,3 +227,20 @@ def test_it_carries_every_field_the_client_reads() -> None:
     # and none of the engine's internals the client once decoded
     for gone in ("BASE_COST", "LOC_GREENLAND", "view.land", "board_tokens", ".ptok", "nw_left"):
         assert gone not in source, gone
+
+
+def test_action_costs_price_a_list_as_action_cost_does() -> None:
+    """The server's ``legal_costs`` come from ``action_costs``: the same numbers as
+    pricing each action alone, at every step of a random game."""
+    import random
+
+    from erebus.games import get_game
+
+    spec = get_game("northwest")
+    assert spec.action_costs is not None and spec.action_cost is not None
+    st = spec.new_game(3, 11)
+    rng = random.Random(3)
+    while not st.is_over:
+        legal = st.legal_actions()
+        assert spec.action_costs(st, legal) == [spec.action_cost(st, a) for a in legal]
+        st.apply(rng.choice(legal))

@@ -125,6 +125,10 @@ class GameSpec:
     #: ``action_cost(state, action)`` -> what the action costs the mover (Northwest:
     #: crewmen), or None when the game has no such notion.
     action_cost: Callable[[State, Action], int | None] | None = None
+    #: ``action_costs(state, actions)`` -> ``[action_cost(state, a) for a in actions]``,
+    #: computed at once (a game whose costs depend only on the kind of action prices
+    #: each kind once); None: the server maps ``action_cost``.
+    action_costs: Callable[[State, Sequence[Action]], list[int | None]] | None = None
 
     # -- optional: bots
     #: ``determinize(view, seed)`` -> a full State consistent with ``view`` (hidden

@@ -214,7 +214,9 @@ class LiveGame:
             "view": spec.wire_view(st, seat),
             "legal_actions": [a.to_json() for a in legal],
             "legal_costs": (
-                [spec.action_cost(st, a) for a in legal]
+                spec.action_costs(st, legal)
+                if spec.action_costs
+                else [spec.action_cost(st, a) for a in legal]
                 if spec.action_cost
                 else [None] * len(legal)
             ),

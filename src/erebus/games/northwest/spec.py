@@ -17,7 +17,7 @@ from erebus.games.northwest.actions import Action
 from erebus.games.northwest.heuristics import heuristic
 from erebus.games.northwest.sources import SOURCE_LABELS, SOURCES, score_source
 from erebus.games.northwest.state import State, new_game
-from erebus.games.northwest.wire import action_cost, wire_view
+from erebus.games.northwest.wire import action_cost, action_costs, wire_view
 
 #: Events that bring tiles out of the bag: undoing past them would let a player peek.
 HIDDEN_EVENTS = (ev.DisplayRefreshed, ev.DisplayRefilled, ev.TileDrafted)
@@ -171,6 +171,7 @@ SPEC = GameSpec(
     reveals_hidden=reveals_hidden,
     wire_view=wire_view,
     action_cost=action_cost,
+    action_costs=action_costs,
     determinize=State.from_view,
     resample=State.resample_hidden,
     heuristic=heuristic,

@@ -52,6 +52,7 @@ each action as ``legal_costs``).
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from typing import Any
 
 from erebus.games.northwest.actions import DISCOVER_TOKENS, VEHICLES, Action
@@ -67,6 +68,20 @@ def action_cost(state: State, action: Action | dict[str, Any]) -> int:
     """Crewmen ``action`` costs the player to move, were it applied now (§6)."""
     kind = action.kind if isinstance(action, Action) else str(action.get("type", ""))
     return state.cost_of(kind)
+
+
+def action_costs(state: State, actions: Sequence[Action]) -> list[int | None]:
+    """``action_cost`` of each of ``actions`` (a cost depends only on the kind, and
+    every push of a table prices its legal actions, so each kind is priced once)."""
+    memo: dict[str, int] = {}
+    out: list[int | None] = []
+    for a in actions:
+        k = a.kind
+        c = memo.get(k)
+        if c is None:
+            c = memo[k] = state.cost_of(k)
+        out.append(c)
+    return out
 
 
 def wire_view(state: State, seat: int | None) -> dict[str, Any]:
@@ -119,9 +134,15 @@ def _board(state: State) -> dict[str, Any]:
         "width": board.width,
         "height": board.height,
         "vertices": [row[:] for row in _vertices(geo, state.land, state.sea)],
-        "zones": [board.zone(x, 0) for x in range(board.width)],
+        "zones": list(_zones(geo)),
         "frozen_rows": geo.frozen_rows[state.sun],
     }
+
+
+@functools.cache
+def _zones(geo: Geometry) -> tuple[int, ...]:
+    """The zone of each column (×3, ×2, ×1), left to right."""
+    return tuple(geo.zone_of[geo.index(x, 0)] for x in range(geo.W))
 
 
 @functools.cache
