@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
@@ -25,7 +26,7 @@ from erebus.server.table import LiveGame
 T = TypeVar("T")
 
 
-class ServiceBase:
+class ServiceBase(ABC):
     def __init__(self, storage: Storage, settings: Settings | None = None) -> None:
         self.storage = storage
         self.settings = settings or Settings()
@@ -92,14 +93,14 @@ class ServiceBase:
 
     # ------------------------------------------- hooks one part offers the others
 
+    @abstractmethod
     async def get(self, game_id: str) -> LiveGame:
         """The live game (loaded from its log if need be): the service's."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _rearm(self, live: LiveGame) -> None:
         """(Re)start the autopilot's timer for the seat to move: the autopilot's."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _kick_bots(self, live: LiveGame) -> None:
         """Start the bots if one is to move: the bot runner's."""
-        raise NotImplementedError
