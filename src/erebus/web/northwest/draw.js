@@ -131,9 +131,9 @@ function arrow(which, v) {
     s("title", {}, t(which === "greenland" ? "loc_greenland" : "loc_northwest")),
     s("polygon", { points: pts.map((p) => p.map(r3).join(",")).join(" ") }));
   const label = t(which === "greenland" ? "greenland_short" : "northwest_short");
-  // on a phone the label is larger and hangs from the frame's edge, not past it
-  const lx = isPhone() ? (dir > 0 ? UI.D.W + CELL_PAD - 0.05 : -CELL_PAD + 0.05) : x + dir * 0.05;
-  g.append(s("text", { x: lx, y: y - 0.22, class: "arrow-label", "text-anchor": (dir > 0) === !isPhone() ? "start" : "end" }, label));
+  // the label hangs inward from the drawing's edge, so no width of the board cuts it off
+  const lx = dir > 0 ? UI.D.W + CELL_PAD - 0.05 : -CELL_PAD + 0.05;
+  g.append(s("text", { x: lx, y: y - 0.22, class: "arrow-label", "text-anchor": dir > 0 ? "end" : "start" }, label));
   const left = v.arrows[which];
   const phone = isPhone(), r = phone ? 0.2 : 0.14, step = phone ? 0.42 : 0.3;
   (left || []).forEach((val, i) => {
