@@ -29,6 +29,9 @@ function ruleWords(sp) {
   w.fuel = sp && sp.fuel ? sp.fuel : 0;
   if (r.visit_inuit) { w.visit_dogs = r.visit_inuit.dogs; w.visit_fuel = r.visit_inuit.fuel; }
   if (r.experiment) { w.exp_fuel = r.experiment.fuel; w.exp_dyn = r.experiment.dynamite; }
+  if (sp && sp.resource) w.res = t(`iact_res_${sp.resource}`);
+  const wh = sp && M() && M().warehouseByCol[sp.column];
+  if (wh) w.gives = t(`iact_res_${wh.gives}`);
   return w;
 }
 
