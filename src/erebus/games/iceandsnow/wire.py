@@ -67,6 +67,8 @@ def wire_view(state: State, seat: int | None) -> dict[str, Any]:
     ):
         raise ValueError(f"no seat {seat!r} in a {state.n}-player game")
     st = state
+    mover = st.current_player
+    legal = st.legal_actions() if seat is not None and seat == mover else None
     return {
         "game": "iceandsnow",
         "format": WIRE_FORMAT,
@@ -87,7 +89,7 @@ def wire_view(state: State, seat: int | None) -> dict[str, Any]:
         "step": st.step,
         "expecting": st.expecting(),
         "leader": st.leader,
-        "current": st.current_player,
+        "current": mover,
         "final_round": st.is_final_round,
         "final_voyage": st.final_voyage,
         "voyage": st.voyage,
@@ -98,11 +100,11 @@ def wire_view(state: State, seat: int | None) -> dict[str, Any]:
         "reason": st.reason,
         "scores": st.scores(),
         "map": _map(st),
-        "board": action_board(st, seat),
+        "board": action_board(st, seat, legal),
         "seats": [_seat(st, s, seat) for s in range(st.n)],
-        "cards": _cards(st),
+        "cards": _cards(st, seat),
         "decks": _decks(st),
-        "decision": decision(st, seat),
+        "decision": decision(st, seat, legal),
         "final_scoring": final_scoring(st),
     }
 
@@ -130,13 +132,7 @@ def _map(st: State) -> dict[str, Any]:
                     "table_can_pay": dyn_total >= cost,
                 }
             )
-    anchors_on: list[str] = []
-    seen: set[str] = set()
-    for idx, side in placed_key:
-        for a in st.content.sections[idx].sides[side].anchors:
-            if a.id not in seen:
-                seen.add(a.id)
-                anchors_on.append(a.id)
+    anchors_on, blue, final = _placed_anchors(st, placed_key)
     sailed = set(st.dyn_anchors)
     return {
         "placed": [
@@ -155,14 +151,39 @@ def _map(st: State) -> dict[str, Any]:
         "cartography_tokens": st.carto_tokens,
         "cabins": [{"anchor": a, "seat": s} for a, s in st.cabins_at],
         "shelters": [{"anchor": a, "seat": s} for a, s in st.shelters_at],
-        "blue_anchors": [a for a in anchors_on if t.anchors[a].blue],
-        "final_anchors": [
-            {"anchor": a, "pp": t.anchors[a].final_pp}
-            for a in anchors_on
-            if t.anchors[a].final_pp is not None
-        ],
+        "blue_anchors": list(blue),
+        "final_anchors": [{"anchor": a, "pp": pp} for a, pp in final],
         "scenario": _scenario(st),
     }
+
+
+_PLACED: dict[tuple[int, tuple[tuple[int, str], ...]], Any] = {}
+
+
+def _placed_anchors(
+    st: State, placed_key: tuple[tuple[int, str], ...]
+) -> tuple[tuple[str, ...], tuple[str, ...], tuple[tuple[str, int], ...]]:
+    """The anchors on the placed sections (placing order), the blue ones and the
+    final ones with their PP; the same few placements recur all game, so cached."""
+    key = (id(st.tables), placed_key)
+    hit = _PLACED.get(key)
+    if hit is not None and hit[0] is st.tables:
+        return hit[1]  # type: ignore[no-any-return]
+    t = st.tables
+    on: dict[str, None] = {}
+    for idx, side in placed_key:
+        for a in st.content.sections[idx].sides[side].anchors:
+            on.setdefault(a.id)
+    ids = tuple(on)
+    out = (
+        ids,
+        tuple(a for a in ids if t.anchors[a].blue),
+        tuple((a, int(pp)) for a in ids if (pp := t.anchors[a].final_pp) is not None),
+    )
+    if len(_PLACED) > 4096:
+        _PLACED.clear()
+    _PLACED[key] = (t, out)
+    return out
 
 
 def _scenario(st: State) -> dict[str, Any] | None:
@@ -270,6 +291,7 @@ def _seat(st: State, s: int, viewer: int | None) -> dict[str, Any]:
             "inuit_pawns": pv[b + PAWNS],
         },
         "rescued": pv[b + RESCUED],
+        "mouths": st.fed_count(s),
         "upgrades": st.upgrades[s][:],
         "cabins": pv[b + CABINS],
         "shelters": pv[b + SHELTERS],
@@ -296,7 +318,7 @@ def _seat(st: State, s: int, viewer: int | None) -> dict[str, Any]:
 # ----------------------------------------------------------------- cards and decks
 
 
-def _cards(st: State) -> dict[str, Any]:
+def _cards(st: State, viewer: int | None) -> dict[str, Any]:
     ev = st.event
     card = st.content.events.get(ev) if ev is not None else None
     return {
@@ -315,6 +337,8 @@ def _cards(st: State) -> dict[str, Any]:
         "discovered": st.discovered[:],
         "eaten": st.sp_eaten[:],
         "dual_boxed": [x for x in st.hu_box if x in st.content.dual],
+        # the event card the leader chose with the Mast, face down until revealed
+        "mast_chosen": st.event_pending if viewer is not None and viewer == st.leader else None,
     }
 
 

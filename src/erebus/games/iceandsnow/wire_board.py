@@ -24,6 +24,7 @@ from erebus.games.iceandsnow.action_phase import (
     proxies_of,
     sled_for_explore,
 )
+from erebus.games.iceandsnow.actions import Action
 from erebus.games.iceandsnow.content import RESOURCES, Space
 from erebus.games.iceandsnow.layout import (
     CABINS,
@@ -41,6 +42,7 @@ from erebus.games.iceandsnow.layout import (
 
 if TYPE_CHECKING:
     from erebus.games.iceandsnow.state import State
+    from erebus.games.iceandsnow.tables import Tables
 
 #: Why a space cannot be taken now, by key.
 REASONS = {
@@ -210,44 +212,70 @@ def _why_not_hunt(st: State, seat: int, sp: Space) -> str:
     return "crew"
 
 
-def action_board(st: State, seat: int | None) -> dict[str, Any]:
-    """The board: every space (with its slots for this player count, how many are
-    taken, whether it is open now) and the warehouses; for ``seat`` when it is the
-    seat to move in the Action phase, ``can_take`` and ``why_not`` per space."""
-    t = st.tables
-    n = st.n
-    scen = st.scen()
+_STATIC: dict[tuple[int, int, str | None], tuple[dict[str, Any], ...]] = {}
+
+
+def _static_spaces(t: Tables, n: int, scenario: str | None) -> tuple[dict[str, Any], ...]:
+    """The fields of every space that a game never changes (cached per content,
+    player count and scenario; callers copy them)."""
+    key = (id(t), n, scenario)
+    hit = _STATIC.get(key)
+    if hit is not None:
+        return hit
+    scen = t.content.scenarios.get(scenario, {}) if scenario else {}
     blocked = set(scen.get("blocked_spaces", ()))
     replaced = scen.get("replaced_spaces", {})
-    final = st.is_final_round
-    acting = st.phase == "action" and not st.over
-    survival = st.mode("survival")
-    mine = acting and seat is not None and st.current_player == seat and not st.decisions
-    legal_spaces: set[str] = set()
-    can_pass = False
-    if mine:
-        for a in st.legal_actions():
-            if a.kind == "take" and a.space is not None:
-                legal_spaces.add(a.space)
-            elif a.kind == "pass":
-                can_pass = True
-    spaces = []
-    for i, sp in enumerate(t.spaces):
-        ci = t.space_column[i]
-        entry: dict[str, Any] = {
+    out = tuple(
+        {
             "id": sp.id,
             "kind": replaced.get(sp.id, sp.id),
             "column": sp.column,
             "slots": sp.slots.get(n),
-            "taken": st.occ[i] if acting else 0,
-            "open": (final or not sp.final) and sp.id not in blocked,
             "final": sp.final,
             "blocked": sp.id in blocked,
+        }
+        for sp in t.spaces
+    )
+    _STATIC[key] = out
+    return out
+
+
+def action_board(st: State, seat: int | None, legal: list[Action] | None = None) -> dict[str, Any]:
+    """The board: every space (with its slots for this player count, how many are
+    taken, whether it is open now) and the warehouses; for ``seat`` when it is the
+    seat to move in the Action phase, ``can_take`` and ``why_not`` per space
+    (``legal``: that seat's legal actions, when the caller has them)."""
+    t = st.tables
+    n = st.n
+    final = st.is_final_round
+    acting = st.phase == "action" and not st.over
+    survival = st.mode("survival")
+    mine = acting and seat is not None and st.current_player == seat and not st.decisions
+    legal_spaces: set[str | None] = set()
+    can_pass = False
+    if mine:
+        legal = st.legal_actions() if legal is None else legal
+        legal_spaces = {a.space for a in legal}
+        can_pass = None in legal_spaces and any(a.kind == "pass" for a in reversed(legal))
+    spaces = []
+    occ = st.occ
+    paid = st.col_paid
+    for i, (static, sp) in enumerate(zip(_static_spaces(t, n, st.scenario), t.spaces, strict=True)):
+        ci = t.space_column[i]
+        entry: dict[str, Any] = {
+            **static,
+            "taken": occ[i] if acting else 0,
+            "open": (final or not sp.final) and not static["blocked"],
             "deposit_due": bool(
-                acting and survival and sp.above_warehouse and ci >= 0 and not st.col_paid[ci]
+                acting and survival and sp.above_warehouse and ci >= 0 and not paid[ci]
             ),
         }
-        _verdict(st, seat, entry, sp.id, mine, legal_spaces)
+        if mine:
+            ok = sp.id in legal_spaces
+            entry["can_take"] = ok
+            entry["why_not"] = None if ok else why_not_space(st, seat, sp.id)  # type: ignore[arg-type]
+        else:
+            entry["can_take"] = entry["why_not"] = None
         spaces.append(entry)
     extra = []
     if st.mode("shelters"):
@@ -282,7 +310,7 @@ def _verdict(
     entry: dict[str, Any],
     sid: str,
     mine: bool,
-    legal_spaces: set[str],
+    legal_spaces: set[str | None],
 ) -> None:
     if not mine:
         entry["can_take"] = None

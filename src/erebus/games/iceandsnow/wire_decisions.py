@@ -51,8 +51,11 @@ def _payers(st: State, cost: int) -> list[dict[str, int]]:
     return out
 
 
-def decision(st: State, viewer: int | None) -> dict[str, Any] | None:
-    """The decision the game waits for; its choices only for the seat making it."""
+def decision(
+    st: State, viewer: int | None, legal: list[Action] | None = None
+) -> dict[str, Any] | None:
+    """The decision the game waits for; its choices only for the seat making it
+    (``legal``: its legal actions, when the caller has them)."""
     if st.over:
         return None
     kind = st.pending
@@ -70,7 +73,7 @@ def decision(st: State, viewer: int | None) -> dict[str, Any] | None:
         out["destination"] = st.dest
     if not out["mine"]:
         return out
-    legal = st.legal_actions()
+    legal = st.legal_actions() if legal is None else legal
     handler = _DETAILS.get(kind)
     if handler is not None:
         handler(st, out, legal)
@@ -265,8 +268,9 @@ def _compass(st: State, out: dict[str, Any], legal: list[Action]) -> None:
 def _action(st: State, out: dict[str, Any], legal: list[Action]) -> None:
     """The Action phase: the spaces are on the board (``board.spaces[].can_take``);
     here only how many actions there are and whether passing is allowed."""
-    out["takes"] = sum(1 for a in legal if a.kind == "take")
-    out["can_pass"] = any(a.kind == "pass" for a in legal)
+    passes = sum(1 for a in reversed(legal[-1:]) if a.kind == "pass")  # pass comes last
+    out["takes"] = len(legal) - passes
+    out["can_pass"] = bool(passes)
     out["pass_action"] = {"type": "pass"} if out["can_pass"] else None
     out["missing"] = []
 
