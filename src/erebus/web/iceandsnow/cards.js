@@ -79,7 +79,7 @@ export function cardEl(kind, id, opts = {}) {
     body.vals.length ? h("div", { class: "ic-vals" }, body.vals) : null,
     opts.small ? null : texts.filter(Boolean).map((x) => h("div", { class: "ic-text" }, x)),
     opts.note ? h("div", { class: "ic-note" }, opts.note) : null,
-  ];
+  ].flat();
   const cls = `ice-card k-${KINDS.includes(kind) ? kind : "other"}${opts.small ? " small" : ""}${opts.selected ? " selected" : ""}${opts.onPick ? " pick" : ""}`;
   const title = `${body.name} — ${texts.filter(Boolean).join(" ")}`;
   if (opts.onPick) {

@@ -132,10 +132,16 @@ export function decisionPanel() {
   if (key !== lastKey) {
     lastKey = key;
     // focus the first choice once the panel is in the page (the board draws it next)
+    // bring a new decision of ours into view and focus its first choice, once the
+    // panel is in the page (the board draws it next)
     setTimeout(() => {
-      const first = document.querySelector(".ice-decision [data-testid=choice]");
+      const box = document.querySelector(".ice-decision:not(.waiting)");
+      if (!box) return;
+      const r = box.getBoundingClientRect();
+      if (r.top < 0 || r.top > innerHeight - 80) box.scrollIntoView({ block: "start", behavior: "instant" });
+      const first = box.querySelector("[data-testid=choice]");
       const act = document.activeElement;
-      if (first && (!act || act === document.body || act.closest(".ice-decision"))) first.focus({ preventScroll: true });
+      if (first && (!act || act === document.body || !act.closest("input, textarea, select"))) first.focus({ preventScroll: true });
     }, 0);
   }
   return panel;
