@@ -68,7 +68,14 @@ class Player:
             if not n:
                 return None
             self.decisions[kind] = self.decisions.get(kind, 0) + 1
-            choices.nth(rng.randrange(n)).click()
+            # a careful player: no choice the dialog warns about (the table cannot pay
+            # the dynamite, the towing fails) while another is offered; mostly the
+            # open sea, which costs less fuel
+            safe = [i for i in range(n) if "warn" not in (choices.nth(i).get_attribute("class") or "")]
+            pool = safe or list(range(n))
+            if kind == "voyage" and rng.random() < 0.8:
+                pool = [i for i in pool if "open" in (choices.nth(i).get_attribute("data-action") or "")] or pool
+            choices.nth(rng.choice(pool)).click()
             return f"decision {kind}"
         sheet = page.locator("[data-testid=placement]")
         if sheet.count():
@@ -237,3 +244,81 @@ def test_a_solo_scenario_played_to_its_end(
     assert player.takes >= 2
     assert not new_page.errors.errors, new_page.errors.errors
     print(f"solo {scenario}: {acts} page actions, {time.monotonic() - t0:.1f}s")
+
+
+def test_placement_steps_card_tile_food_and_escape(
+    server: Any, new_page: Any, output_dir: Path
+) -> None:
+    """The steps after the crew: an upgrade tile, a hunting card, the food of a cabin;
+    Escape closes the sheet; the cabin is built with the food chosen."""
+    created = server.api(
+        "POST",
+        "/api/games",
+        {
+            "game": "iceandsnow",
+            "players": 2,
+            "seats": [{"kind": "human"}, {"kind": "bot", "level": "easy"}],
+            "seed": 3,
+        },
+    )
+    gid, token = created["id"], created["seats"][0]["token"]
+    page = new_page("steps")
+    page.set_viewport_size(LAPTOP)
+    open_game(page, server.base + created["seats"][0]["url"])
+    player = Player(page, seed=1)
+    deadline = time.monotonic() + 60
+
+    def my_action_turn() -> bool:
+        g = server.game(gid, token)
+        return g["view"]["pending"] == "action" and g["current_player"] == 0 and bool(
+            g["legal_actions"]
+        )
+
+    while not my_action_turn():  # the set-up and the first voyage, through the dialogs
+        assert time.monotonic() < deadline
+        if page.locator("[data-testid=decision]").count():
+            player.act()
+        else:
+            time.sleep(0.05)
+    legal = server.game(gid, token)["legal_actions"]
+    spaces = {a.get("space") for a in legal}
+    sheet = page.locator("[data-testid=placement]")
+
+    def open_space(sid: str) -> None:
+        page.locator(f".ice-space.can[data-space={sid}]").click()
+        sheet.wait_for()
+        crew = sheet.locator("button.crew-opt")
+        if crew.count():
+            crew.first.click()
+
+    if "upgrade_ship" in spaces:
+        open_space("upgrade_ship")
+        sheet.locator("[data-step=tile] .ice-card.pick").first.wait_for()
+        shoot(page, output_dir, "step-tile", {})
+        page.keyboard.press("Escape")
+        sheet.wait_for(state="detached")
+    if "hunt" in spaces:
+        open_space("hunt")
+        page.locator("[data-step=card] .ice-card.pick, [data-testid=place-crew]").first.wait_for()
+        shoot(page, output_dir, "step-card", {})
+        sheet.locator("[data-testid=placement-cancel]").click()
+        sheet.wait_for(state="detached")
+    assert "build_cabin" in spaces, spaces
+    open_space("build_cabin")
+    food = sheet.locator("[data-testid=food-range]")
+    food.wait_for()
+    hi = int(food.get_attribute("max"))
+    food.fill(str(min(4, hi)))
+    shoot(page, output_dir, "step-food", {})
+    sheet.locator("[data-testid=food-ok]").click()
+    # Survival is off: no deposit step; the summary and Place crew
+    before = server.game(gid, token)["view"]["seats"][0]
+    sheet.locator("[data-testid=place-crew]").click()
+    wait_until = time.monotonic() + 10
+    while server.game(gid, token)["view"]["seats"][0]["cabins"] == before["cabins"]:
+        assert time.monotonic() < wait_until, "no cabin was built"
+        time.sleep(0.05)
+    after = server.game(gid, token)["view"]["seats"][0]
+    assert after["cabins"] == before["cabins"] + 1
+    assert before["food"] - after["food"] == min(4, hi)
+    assert not new_page.errors.errors, new_page.errors.errors

@@ -5,8 +5,9 @@
 // list of action objects (APP.legal), so the placement never shows hundreds of rows.
 
 export const CREW_KINDS = ["captain", "carpenter", "scientist", "sailors", "inuit"];
-// The order in which the remaining fields of a "take" are asked for.
-export const TAKE_FIELDS = ["card", "tile", "food", "resource", "take", "proxy", "deposit"];
+// The order in which the fields of a "take" are asked for: the card or tile first (a
+// hunting card's prey sets the crew it needs), then the crew, then the rest.
+export const STEPS = ["card", "tile", "crew", "food", "resource", "take", "proxy", "deposit"];
 
 // A crew as a key ("1,0,0,2,0"): missing kinds are 0.
 export function crewKey(crew) { return CREW_KINDS.map((k) => (crew && crew[k]) || 0).join(","); }
@@ -29,20 +30,25 @@ export function takesBySpace(legal) {
   return by;
 }
 
-// The distinct crews among ``acts``: [{key, crew, acts}], smallest crew first, then
-// officers before sailors before Inuit (the order of CREW_KINDS).
+const officers = (c) => (c.captain || 0) + (c.carpenter || 0) + (c.scientist || 0);
+// The distinct crews among ``acts``: [{key, value, acts}], smallest crew first, then the
+// ones that spare the officers (sailors and Inuit before a second officer).
 export function crewOptions(acts) {
   const by = new Map();
   for (const a of acts) {
     const k = crewKey(a.crew);
-    if (!by.has(k)) by.set(k, { key: k, crew: a.crew, acts: [] });
+    if (!by.has(k)) by.set(k, { key: k, value: a.crew || {}, acts: [] });
     by.get(k).acts.push(a);
   }
-  return [...by.values()].sort((x, y) => crewSize(x.crew) - crewSize(y.crew) || (x.key < y.key ? 1 : x.key > y.key ? -1 : 0));
+  return [...by.values()].sort((x, y) => crewSize(x.value) - crewSize(y.value) || officers(x.value) - officers(y.value)
+    || (x.key < y.key ? 1 : x.key > y.key ? -1 : 0));
 }
+// A field's key in an action (the crew by crewKey).
+export function fieldKey(a, field) { return field === "crew" ? crewKey(a.crew) : valueKey(a[field]); }
 
 // The distinct values of ``field`` among ``acts`` (undefined counts as one value).
 export function fieldValues(acts, field) {
+  if (field === "crew") return crewOptions(acts);
   const by = new Map();
   for (const a of acts) {
     const k = valueKey(a[field]);
@@ -54,16 +60,16 @@ export function fieldValues(acts, field) {
   return out;
 }
 
-// Narrow ``acts`` by the picks made so far ({field: valueKey}); then the next field
-// that still varies, with its options.  {acts, field, options} — field null when the
-// picks (and the fields that never vary) leave exactly one action.
+// Narrow ``acts`` by the picks made so far ({field: key}); then the next field (in
+// STEPS order) that still varies, with its options.  {acts, field, options} — field
+// null when the picks (and the fields that never vary) leave exactly one action.
 export function nextStep(acts, picks) {
   let rest = acts;
-  for (const f of TAKE_FIELDS) {
+  for (const f of STEPS) {
     if (picks[f] === undefined) continue;
-    rest = rest.filter((a) => valueKey(a[f]) === picks[f]);
+    rest = rest.filter((a) => fieldKey(a, f) === picks[f]);
   }
-  for (const f of TAKE_FIELDS) {
+  for (const f of STEPS) {
     if (picks[f] !== undefined) continue;
     const opts = fieldValues(rest, f);
     if (opts.length > 1) return { acts: rest, field: f, options: opts };

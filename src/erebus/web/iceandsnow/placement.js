@@ -1,9 +1,10 @@
-// Placing crew on a space: the sheet that opens under the board when a space with
-// legal "take" actions is chosen.  First the crew that goes (only the legal
-// compositions), then each remaining field that still varies among the legal actions
-// of that crew (card, upgrade tile, food lowered, resource given, resources collected,
-// the officer role a crew member plays, the Survival deposit), then "Place crew".
-// Each choice made stays on the sheet and can be changed; Escape closes it.
+// Placing crew on a space: the sheet that opens at the bottom of the screen when a
+// space with legal "take" actions is chosen.  Each field that still varies among the
+// legal actions of that space is asked in turn (legal.js STEPS: the hunting/species
+// card or upgrade tile, the crew that goes — only the legal compositions —, the food
+// lowered, the resource given, the resources collected, the officer role a crew
+// member plays, the Survival deposit), then "Place crew".  Each choice made stays on
+// the sheet as a chip that can be changed; Escape closes the sheet.
 
 import { APP } from "../core/state.js";
 import { h, $ } from "../core/dom.js";
@@ -12,10 +13,10 @@ import { sendAction } from "../core/connection.js";
 import { renderGame } from "../core/table.js";
 import { M, isSpeciesCard } from "./material.js";
 import { cardEl } from "./cards.js";
-import { CREW_KINDS, crewOptions, nextStep } from "./legal.js";
+import { CREW_KINDS, STEPS, nextStep } from "./legal.js";
 import { crewPart, crewText, resText, resourcesText, spaceName, spaceNeeds } from "./words.js";
 
-export const PL = { space: null, crew: null, picks: {}, food: 0 };
+export const PL = { space: null, picks: {}, food: 0 };
 
 function focusSheet() {
   const el = $("#ice-sheet [data-first]") || $("#ice-sheet button");
@@ -23,15 +24,13 @@ function focusSheet() {
 }
 export function openPlacement(space) {
   if (PL.space === space) { closePlacement(); return; }
-  PL.space = space; PL.crew = null; PL.picks = {}; PL.food = 0;
-  const crews = crewOptions(legalOf(space));
-  if (crews.length === 1) PL.crew = crews[0].key;
+  PL.space = space; PL.picks = {}; PL.food = 0;
   renderGame();
   focusSheet();
 }
 export function closePlacement(render = true) {
   const had = PL.space;
-  PL.space = null; PL.crew = null; PL.picks = {};
+  PL.space = null; PL.picks = {};
   if (render && had) {
     renderGame();
     const sp = document.querySelector(`.ice-space[data-space="${had}"]`);
@@ -41,18 +40,13 @@ export function closePlacement(render = true) {
 function legalOf(space) { return APP.legal.filter((a) => a.type === "take" && a.space === space); }
 function pick(field, key) {
   // a new choice forgets the choices after it (they may no longer be legal)
-  const order = ["crew", "card", "tile", "food", "resource", "take", "proxy", "deposit"];
-  const i = order.indexOf(field);
-  for (const f of order.slice(i + 1)) delete PL.picks[f];
-  if (field === "crew") PL.crew = key; else PL.picks[field] = key;
+  for (const f of STEPS.slice(STEPS.indexOf(field))) delete PL.picks[f];
+  PL.picks[field] = key;
   renderGame();
   focusSheet();
 }
 function unpick(field) {
-  if (field === "crew") { PL.crew = null; PL.picks = {}; } else {
-    const order = ["card", "tile", "food", "resource", "take", "proxy", "deposit"];
-    for (const f of order.slice(order.indexOf(field))) delete PL.picks[f];
-  }
+  for (const f of STEPS.slice(STEPS.indexOf(field))) delete PL.picks[f];
   renderGame();
   focusSheet();
 }
@@ -80,7 +74,7 @@ function cardName(id) {
 }
 
 function crewButton(o, first) {
-  const pawns = CREW_KINDS.filter((k) => o.crew[k]).map((k) => h("span", { class: `pawnword p-${k}` }, crewPart(k, o.crew[k])));
+  const pawns = CREW_KINDS.filter((k) => o.value[k]).map((k) => h("span", { class: `pawnword p-${k}` }, crewPart(k, o.value[k])));
   const b = h("button", { type: "button", class: "btn opt crew-opt", "data-crew": o.key, "data-first": first ? "" : null, onclick: () => pick("crew", o.key) },
     pawns.length ? pawns.flatMap((p, i) => (i ? [" + ", p] : [p])) : "—");
   return b;
@@ -89,6 +83,7 @@ function crewButton(o, first) {
 function optionsFor(step) {
   const f = step.field;
   const opts = step.options;
+  if (f === "crew") return h("div", { class: "opt-row" }, opts.map((o, i) => crewButton(o, i === 0)));
   if (f === "card") {
     return h("div", { class: "opt-cards" }, opts.map((o, i) => {
       const kind = isSpeciesCard(o.value) ? "species" : "hunting";
@@ -121,7 +116,7 @@ function optionsFor(step) {
     "data-value": o.key, onclick: () => pick(f, o.key) }, valueText(f, o.value))));
 }
 
-const STEP_TITLE = { card: "iact_step_card", tile: "iact_step_tile", food: "iact_step_food", resource: "iact_step_resource",
+const STEP_TITLE = { crew: "iact_step_crew", card: "iact_step_card", tile: "iact_step_tile", food: "iact_step_food", resource: "iact_step_resource",
   take: "iact_step_take", proxy: "iact_step_proxy", deposit: "iact_step_deposit" };
 
 export function placementSheet() {
@@ -133,36 +128,38 @@ export function placementSheet() {
     h("span", { class: "muted" }, spaceNeeds(space)),
     h("button", { type: "button", class: "btn small", "data-testid": "placement-cancel", onclick: () => closePlacement(), title: "Esc" }, t("cancel"), " (Esc)"));
   sheet.append(head);
-  const crews = crewOptions(all);
+  const step = nextStep(all, PL.picks);
+  if (!step.acts.length) { PL.picks = {}; return placementSheet(); }
+  const a = step.acts[0];
   const chips = h("div", { class: "chips" });
-  if (!PL.crew) {
-    sheet.append(h("div", { class: "step" }, h("div", { class: "step-title" }, t("iact_step_crew", { n: crews.length })),
-      h("div", { class: "opt-row" }, crews.map((o, i) => crewButton(o, i === 0)))));
-    return sheet;
-  }
-  const chosen = crews.find((o) => o.key === PL.crew);
-  if (!chosen) { PL.crew = null; return placementSheet(); }
-  chips.append(chip(t("iact_crew_goes", { crew: crewText(chosen.crew) }), crews.length > 1 ? () => unpick("crew") : null));
-  const step = nextStep(chosen.acts, PL.picks);
-  for (const f of ["card", "tile", "food", "resource", "take", "proxy", "deposit"]) {
-    if (PL.picks[f] === undefined) continue;
-    const a = step.acts[0];
-    const text = f === "card" ? cardName(a[f]) : valueText(f, a[f]);
-    chips.append(chip(text, () => unpick(f)));
-  }
-  sheet.append(chips);
+  for (const f of STEPS) if (PL.picks[f] !== undefined) chips.append(chip(pickedText(f, a[f]), () => unpick(f)));
+  if (chips.childNodes.length) sheet.append(chips);
   if (step.field) {
     sheet.append(h("div", { class: "step", "data-step": step.field },
-      h("div", { class: "step-title" }, t(STEP_TITLE[step.field])), optionsFor(step)));
+      h("div", { class: "step-title" }, t(STEP_TITLE[step.field], { n: step.options.length })), optionsFor(step)));
     return sheet;
   }
-  const action = step.acts[0];
-  const fixed = ["card", "tile", "food", "resource", "take", "proxy", "deposit"].filter((f) => PL.picks[f] === undefined && action[f] != null);
-  if (fixed.length) sheet.append(h("div", { class: "fixed muted" }, fixed.map((f) => (f === "card" ? cardName(action[f]) : valueText(f, action[f]))).join(" · ")));
+  // one action left: what it is, in full (the fields that never varied too), and Place crew
+  const fixed = STEPS.filter((f) => PL.picks[f] === undefined && a[f] != null);
+  const cards = [];
+  const words = [];
+  for (const f of fixed) {
+    if (f === "card") cards.push(cardEl(isSpeciesCard(a.card) ? "species" : "hunting", a.card, { small: true }));
+    else if (f === "tile") cards.push(cardEl("upgrade", a.tile, { small: true }));
+    else words.push(pickedText(f, a[f]));
+  }
+  if (cards.length || words.length) sheet.append(h("div", { class: "fixed" }, cards, words.length ? h("span", {}, words.join(" · ")) : null));
   sheet.append(h("div", { class: "row" },
     h("button", { type: "button", class: "btn primary", "data-first": "", "data-testid": "place-crew",
-      onclick: () => { closePlacement(false); sendAction(action); } }, t("iact_place_crew"))));
+      onclick: () => { closePlacement(false); sendAction(a); } }, t("iact_place_crew"))));
   return sheet;
+}
+
+function pickedText(f, v) {
+  if (f === "crew") return t("iact_crew_goes", { crew: crewText(v) });
+  if (f === "card") return cardName(v);
+  if (f === "tile") { const u = M() && M().upgradeByNo[String(v)]; return u ? `${u.name} (${resText("wood", u.cost)})` : `#${v}`; }
+  return valueText(f, v);
 }
 
 function chip(text, onChange) {
