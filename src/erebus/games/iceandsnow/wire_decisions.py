@@ -16,7 +16,17 @@ from erebus.games.iceandsnow import scoring
 from erebus.games.iceandsnow.actions import Action
 from erebus.games.iceandsnow.content import CREW_KINDS, RESOURCES
 from erebus.games.iceandsnow.flow import ICEBREAK_DYNAMITE
-from erebus.games.iceandsnow.layout import BOILER_TILE, CABINS, DYN, FOOD, FUEL, RES, SHELTERS, F
+from erebus.games.iceandsnow.layout import (
+    BOILER_TILE,
+    CABINS,
+    DYN,
+    FOOD,
+    FUEL,
+    MAP_OPEN_SEA,
+    RES,
+    SHELTERS,
+    F,
+)
 
 if TYPE_CHECKING:
     from erebus.games.iceandsnow.state import State
@@ -145,6 +155,8 @@ def _voyage(st: State, out: dict[str, Any], legal: list[Action]) -> None:
     fuel = [st.pv[F * s + FUEL] for s in range(st.n)]
     costs = st.rules["voyage_fuel"]
     decks = {"coastal": len(st.ev_coastal), "open": len(st.ev_open)}
+    region = st.region_of(st.dest) if st.dest else None
+    out["region"] = region
     opts = []
     for a in legal:
         v = str(a.voyage)
@@ -158,7 +170,10 @@ def _voyage(st: State, out: dict[str, Any], legal: list[Action]) -> None:
                 "voyage": v,
                 "fuel": cost,
                 "deck": decks[v],
-                "maps_region": v == "coastal",
+                "maps_region": region is not None
+                and region not in st.mapped
+                and st.carto_tokens > 0
+                and (v == "coastal" or bool(st.pv[F * st.leader + MAP_OPEN_SEA])),
                 "towed": short,
                 "towing_fails": bool(short) and spare < missing,
                 "boiler": [
