@@ -28,6 +28,7 @@ pytest.importorskip("playwright.sync_api", reason="browser tests need the playwr
 GAME_TIMEOUT_S = 170.0
 LAPTOP = {"width": 1366, "height": 768}
 PHONE = {"width": 390, "height": 844}
+WEIGHTS = {"visit_inuit": 6.0, "experiment": 6.0, "event": 4.0, "hunt": 2.0, "recycle_wood": 0.2}
 
 
 def open_game(page: Any, url: str) -> Any:
@@ -35,10 +36,6 @@ def open_game(page: Any, url: str) -> Any:
     page.locator("[data-testid=action-board]").wait_for()
     page.locator("#conn.ok").wait_for()  # the WebSocket is up (no HTTP polling fallback)
     return page
-
-
-def view_of(server: Any, gid: str, token: str) -> Any:
-    return server.game(gid, token)
 
 
 def is_over(server: Any, gid: str) -> bool:
@@ -71,10 +68,14 @@ class Player:
             # a careful player: no choice the dialog warns about (the table cannot pay
             # the dynamite, the towing fails) while another is offered; mostly the
             # open sea, which costs less fuel
-            safe = [i for i in range(n) if "warn" not in (choices.nth(i).get_attribute("class") or "")]
+            safe = [
+                i for i in range(n) if "warn" not in (choices.nth(i).get_attribute("class") or "")
+            ]
             pool = safe or list(range(n))
             if kind == "voyage" and rng.random() < 0.8:
-                pool = [i for i in pool if "open" in (choices.nth(i).get_attribute("data-action") or "")] or pool
+                pool = [
+                    i for i in pool if "open" in (choices.nth(i).get_attribute("data-action") or "")
+                ] or pool
             choices.nth(rng.choice(pool)).click()
             return f"decision {kind}"
         sheet = page.locator("[data-testid=placement]")
@@ -107,7 +108,11 @@ class Player:
         pas = page.locator("[data-testid=ice-pass]")
         n = spaces.count()
         if n and (not pas.count() or rng.random() < 0.75):
-            target = spaces.nth(rng.randrange(n))
+            # a little sense: the expedition needs fuel (Visit the Inuit, Experiment,
+            # the event cards), Recycling wood burns it
+            ids = [spaces.nth(i).get_attribute("data-space") for i in range(n)]
+            weights = [WEIGHTS.get(str(sid), 1.0) for sid in ids]
+            target = spaces.nth(rng.choices(range(n), weights)[0])
             if rng.random() < 0.3:
                 target.focus()
                 page.keyboard.press("Enter")
@@ -149,7 +154,9 @@ def play(server: Any, gid: str, players: list[Player], out: Path, shots: dict[st
                 shoot(page, out, f"{tag}voyage", shots)
             did = p.act()
             if did == "space" and f"{tag}action" not in shots:
-                page.locator("[data-testid=placement] .step, [data-testid=place-crew]").first.wait_for()
+                page.locator(
+                    "[data-testid=placement] .step, [data-testid=place-crew]"
+                ).first.wait_for()
                 shoot(page, out, f"{tag}action", shots)
             if did:
                 acts += 1
@@ -270,8 +277,10 @@ def test_placement_steps_card_tile_food_and_escape(
 
     def my_action_turn() -> bool:
         g = server.game(gid, token)
-        return g["view"]["pending"] == "action" and g["current_player"] == 0 and bool(
-            g["legal_actions"]
+        return (
+            g["view"]["pending"] == "action"
+            and g["current_player"] == 0
+            and bool(g["legal_actions"])
         )
 
     while not my_action_turn():  # the set-up and the first voyage, through the dialogs

@@ -34,10 +34,10 @@ function choice(o, kids, extra = {}) {
 function missingEl(text, why) {
   return h("div", { class: "choice missing", "aria-disabled": "true", "data-testid": "missing" }, h("span", { class: "m-what" }, text), h("span", { class: "m-why" }, "✗ ", why));
 }
-function anchorLine(id) {
+function anchorLine(id, region = true) {
   const a = anchor(id);
   const bits = [h("strong", {}, anchorName(id))];
-  if (a) bits.push(h("span", { class: "muted" }, ` · ${regionName(a.region)}`));
+  if (a && region) bits.push(h("span", { class: "muted" }, regionName(a.region)));
   return bits;
 }
 
@@ -56,14 +56,14 @@ function startBody(d) {
 }
 function destinationBody(d) {
   const rows = d.options.map((o) => {
-    const bits = [...anchorLine(o.to)];
-    bits.push(h("span", { class: "cost" }, t("iact_dyn_cost", { n: o.dynamite }), o.extra ? ` (${t("iact_dyn_extra", { n: o.extra })})` : ""));
+    const bits = [...anchorLine(o.to, !o.region)];
+    bits.push(h("span", { class: "dcost" }, t("iact_dyn_cost", { n: o.dynamite }), o.extra ? ` (${t("iact_dyn_extra", { n: o.extra })})` : ""));
     const notes = [];
     if (o.new_section) notes.push(t("iact_dest_new_section"));
     if (o.blue) notes.push("⚓ " + t("iact_dest_blue"));
     if (o.final_pp) notes.push("⚑ " + t("iact_dest_final", { pp: o.final_pp }));
     if (o.region) notes.push(o.mapped ? t("iact_dest_mapped", { region: regionName(o.region) }) : t("iact_dest_unmapped", { region: regionName(o.region) }));
-    if (o.payers && o.payers.length) notes.push(t("iact_paid_by", { who: o.payers.map((p) => `${seatName(p.seat)} ${p.dynamite}`).join(", ") }));
+    if (o.payers && o.payers.length) notes.push(t("iact_paid_by", { who: o.payers.map((p) => `${seatName(p.seat)} ×${p.dynamite}`).join(", ") }));
     if (!o.payable) notes.push("⚠ " + t("iact_dest_unpayable"));
     bits.push(h("span", { class: "notes" }, notes.join(" · ")));
     return choice(o, bits, { warn: !o.payable });
