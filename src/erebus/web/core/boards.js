@@ -6,7 +6,8 @@
 // players}), playerBoards(), supplyPanel(), onState() / onSend() (its selection),
 // onKey(e, tag), normEvent(e), eventText(e), eventRefs(e), highlight(refs), LOG_SKIP;
 // optionally title() (the game's name for the top bar, else t("game_title")) and
-// keysHelp() (the "?" button's text, else t("keys_help")).
+// keysHelp() (the "?" button's text, else t("keys_help")) and overHeadline() (who won,
+// or how the game was lost, for the replay's last step; else the first of the ranking).
 
 const BOARDS = {
   northwest: () => import("../northwest/board.js"),

@@ -10,7 +10,7 @@ import { COLORS, seatName } from "../core/seats.js";
 import { loadMap, anchorName, regionName } from "./mapdata.js";
 import { renderMap } from "./map.js";
 import { playerBoard } from "./pboard.js";
-import { endPanel } from "./end.js";
+import { endPanel, overHeadline } from "./end.js";
 import { UI, actingSeat } from "./ui.js";
 import { EXT, loadExt } from "./ext.js";
 import { isPhone, onPhoneChange } from "./layout.js";
@@ -170,4 +170,4 @@ export function onKey(e, tag) {
   }
 }
 
-export { anchorName };
+export { anchorName, overHeadline };

@@ -22,23 +22,32 @@ function chartPoints(n, totals) {
   return { pts, last };
 }
 
-export function endPanel() {
+// The end in a few words: who won, a tie, the whole table lost, the solo scenario's
+// success or failure; with the class of the end screen ("won", "lost" or "").
+export function overHeadline() { return headline().text; }
+function headline() {
   const v = APP.view, fs = v.final_scoring, n = v.players;
   const totals = (fs && fs.totals) || v.scores;
   const order = fs && Array.isArray(fs.ranking) && fs.ranking.length === n ? fs.ranking.slice() : [...Array(n).keys()].sort((a, b) => totals[b] - totals[a]);
   const scen = v.options.scenario;
-  let headline, cls = "";
+  let text, cls = "";
   if (scen) {
     const won = v.won || (fs && fs.outcome === "won");
-    headline = won ? t("is_solo_won") : t("is_solo_lost");
+    text = won ? t("is_solo_won") : t("is_solo_lost");
     cls = won ? "won" : "lost";
   } else if (v.lost || (fs && fs.outcome === "lost")) {
-    headline = t("is_table_lost"); cls = "lost";
+    text = t("is_table_lost"); cls = "lost";
   } else {
     const tie = order.length > 1 && totals[order[0]] === totals[order[1]];
-    headline = tie ? t("tie") : t("winner", { name: seatName(order[0]) });
+    text = tie ? t("tie") : t("winner", { name: seatName(order[0]) });
   }
-  const parts = [h("h2", {}, t("game_over"), " — ", headline, endLinks())];
+  return { text, cls, order, totals, scen };
+}
+
+export function endPanel() {
+  const v = APP.view, fs = v.final_scoring, n = v.players;
+  const { text, cls, order, totals, scen } = headline();
+  const parts = [h("h2", {}, t("game_over"), " — ", text, endLinks())];
   const reason = fs ? fs.reason : v.reason;
   if (cls === "lost" && reason) parts.push(h("p", { class: "is-end-reason", "data-testid": "end-reason" }, overReason(reason)));
   if (scen) {

@@ -2,6 +2,7 @@
 // anchors, regions, sections and cards by their names, and what each line names on
 // the map (a hovered line lights it up).
 
+import { APP } from "../core/state.js";
 import { t, tr, hasKey } from "../core/i18n.js";
 import { seatName } from "../core/seats.js";
 import { MAP, anchorName, regionName, sectionName } from "./mapdata.js";
@@ -123,7 +124,7 @@ export function eventText(e) {
       return w ? k(`ScenarioProgress_${w}`, { value: e.value }) : e.text || `${e.what}: ${e.value}`;
     }
     case "GameOver": {
-      if (e.outcome === "lost") return k("GameOver_lost", { reason: overReason(e.reason) });
+      if (e.outcome === "lost") return k(APP.view && APP.view.players === 1 ? "GameOver_solo_lost" : "GameOver_lost", { reason: overReason(e.reason) });
       if (e.outcome === "won") return k("GameOver_won");
       return k("GameOver");
     }

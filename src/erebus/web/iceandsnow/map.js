@@ -89,7 +89,7 @@ function shelterShape(x, y, color, k = 1) {
   return s("path", { transform: `translate(${r3(x)} ${r3(y)}) scale(${k})`, d: "M-0.17 0.1 A0.17 0.19 0 0 1 0.17 0.1 Z M-0.05 0.1 A0.05 0.06 0 0 1 0.05 0.1", fill: color, class: "is-shelter", "fill-rule": "evenodd" });
 }
 function shipShape(x, y) {
-  return s("g", { transform: `translate(${r3(x)} ${r3(y)}) scale(0.5)`, class: "is-ship" },
+  return s("g", { transform: `translate(${r3(x)} ${r3(y)}) scale(0.4)`, class: "is-ship" },
     s("path", { d: "M-0.5 0.02 L0.5 0.02 L0.36 0.26 L-0.38 0.26 Z", class: "is-hull" }),
     s("line", { x1: -0.12, y1: 0.02, x2: -0.12, y2: -0.55, class: "is-mast" }),
     s("line", { x1: 0.16, y1: 0.02, x2: 0.16, y2: -0.45, class: "is-mast" }),
@@ -105,14 +105,36 @@ function viewOf(M, geo) {
   const as = geo.anchorIds.map(anchorOf).filter(Boolean);
   if (!as.length) return { ...box };
   let x0 = Math.min(...as.map((a) => a.px)) - 2.6, x1 = Math.max(...as.map((a) => a.px)) + 1.2;
-  let y0 = Math.min(...as.map((a) => a.py)) - 1.6, y1 = Math.max(...as.map((a) => a.py)) + 1.0;
+  let y0 = Math.min(...as.map((a) => a.py)) - 1.6, y1 = Math.max(...as.map((a) => a.py)) + 1.25;
   let w = x1 - x0, hh = y1 - y0;
-  if (w / hh < ASPECT) { const nw = hh * ASPECT; x0 -= (nw - w) * 0.5; x1 += (nw - w) * 0.5; w = nw; } else { const nh = w / ASPECT; y0 -= (nh - hh) / 2; y1 += (nh - hh) / 2; hh = nh; }
+  if (w / hh < ASPECT) { const nw = hh * ASPECT; x0 -= (nw - w) * 0.3; x1 += (nw - w) * 0.7; w = nw; } else { const nh = w / ASPECT; y0 -= (nh - hh) / 2; y1 += (nh - hh) / 2; hh = nh; }
   // keep within the chart, shifting rather than shrinking
   const fit = (a0, a1, b0, b1) => { const L = a1 - a0; if (L >= b1 - b0) return [b0 - (L - (b1 - b0)) / 2, b1 + (L - (b1 - b0)) / 2]; if (a0 < b0) return [b0, b0 + L]; if (a1 > b1) return [b1 - L, b1]; return [a0, a1]; };
-  [x0, x1] = fit(x0, x1, box.x0, box.x1); [y0, y1] = fit(y0, y1, box.y0, box.y1);
+  // east of the chart lie Baffin Bay and Greenland: the view may reach there rather than into the fog
+  [x0, x1] = fit(x0, x1, box.x0, box.x1 + 4); [y0, y1] = fit(y0, y1, box.y0, box.y1);
   return { x0, x1, y0, y1 };
 }
+// Boxes already taken by marks and labels ({x0, y0, x1, y1} in map units), so that a
+// label takes the first of its candidate places that is free.
+let OCC = [];
+const free = (b) => !OCC.some((o) => b.x0 < o.x1 && b.x1 > o.x0 && b.y0 < o.y1 && b.y1 > o.y0);
+// A label of ``len`` characters (width ``cw`` per character, height ``ch``, in mark units)
+// near (x, y): the first free candidate [dx, dy, text-anchor], else the first.
+function placeLabel(x, y, len, cw, ch, cands) {
+  const w = len * cw * Z, hh = ch * Z;
+  const boxOf = ([dx, dy, anchor]) => {
+    const bx = x + dx * Z, by = y + dy * Z;
+    const x0 = anchor === "start" ? bx : anchor === "end" ? bx - w : bx - w / 2;
+    return { x0, x1: x0 + w, y0: by - hh * 0.82, y1: by + hh * 0.22 };
+  };
+  // the first free place, else the one overlapping least
+  const overlap = (b) => OCC.reduce((n, o) => n + Math.max(0, Math.min(b.x1, o.x1) - Math.max(b.x0, o.x0)) * Math.max(0, Math.min(b.y1, o.y1) - Math.max(b.y0, o.y0)), 0);
+  let pick = cands.find((c) => free(boxOf(c)));
+  if (!pick) pick = cands.reduce((best, c) => (overlap(boxOf(c)) < overlap(boxOf(best)) ? c : best), cands[0]);
+  OCC.push(boxOf(pick));
+  return pick;
+}
+
 // Marks and labels keep about the same size on the screen whatever the zoom.
 let Z = 1;
 const at = (x, y, cls, ...kids) => s("g", { class: cls, transform: `translate(${r3(x)} ${r3(y)}) scale(${r3(Z)})` }, ...kids);
@@ -142,6 +164,8 @@ export function renderMap() {
   M.sections.forEach((sec, i) => {
     if (placedIdx.has(i)) return;
     gs.append(s("polygon", { points: poly(sec.sheet), class: "is-fog", fill: "url(#is-fog)" }));
+    // only the next section to be placed is named (the others lie beyond it)
+    if (!placedIdx.has(i - 1)) return;
     const [x, y] = fogLabelPos(sec, box);
     gs.append(at(x, y, "is-fog-note", s("text", { x: 0, y: 0, class: "is-fog-lbl" }, sectionName(sec.id)),
       s("text", { x: 0, y: 0.32, class: "is-fog-sub" }, t("is_uncharted"))));
@@ -153,13 +177,16 @@ export function renderMap() {
     const own = (sec.sides[p.side] ? sec.sides[p.side].anchors : []).map(anchorOf).filter((a) => a && !a.edge);
     const mid = own.length ? own.reduce((n, a) => n + a.px, 0) / own.length : (sec.sheet[0][0] + sec.sheet[3][0]) / 2;
     const x = Math.max(box.x0 + 1.5 * Z, Math.min(box.x1 - 1.5 * Z, mid));
-    gs.append(at(x, box.y0 + 0.42 * Z, "is-sec", s("text", { x: 0, y: 0, class: "is-sec-lbl", "data-section": sec.id }, `${sectionName(sec.id)} · ${t("is_side")} ${p.side}`)));
+    // neighbours' names on two rows, so that narrow sections do not overlap
+    gs.append(at(x, box.y0 + (p.index % 2 ? 0.62 : 0.34) * Z, "is-sec", s("text", { x: 0, y: 0, class: "is-sec-lbl", "data-section": sec.id }, `${sectionName(sec.id)} · ${t("is_side")} ${p.side}`)));
   }
   svg.append(gs);
-  svg.append(at(box.x0 + 0.75 * Z, box.y0 + 0.95 * Z, "is-rose-at", compassRose(0, 0, 0.45)));
-  svg.append(at(box.x0 + 1.5 * Z, box.y0 + 0.62 * Z, "is-title-at", s("text", { x: 0, y: 0, class: "is-title" }, "Nunavut")));
+  // the chart's rose and title in its south-west corner (mainland, clear of the passage)
+  svg.append(at(box.x0 + 0.75 * Z, box.y1 - 0.8 * Z, "is-rose-at", compassRose(0, 0, 0.42)));
+  svg.append(at(box.x0 + 1.45 * Z, box.y1 - 0.45 * Z, "is-title-at", s("text", { x: 0, y: 0, class: "is-title" }, "Nunavut")));
   // regions: a name at the middle of their anchors on the placed sides, a token once mapped
-  svg.append(regionLayer(m, geo));
+  const regionSlot = s("g", { class: "is-regions-slot" });
+  svg.append(regionSlot);
   // every route of the placed sides, faint and one-way
   const gr = s("g", { class: "is-routes", "aria-hidden": "true" });
   const seenRoute = new Set();
@@ -179,15 +206,19 @@ export function renderMap() {
   // the routes onward from the fleet, each with its dynamite
   svg.append(onwardLayer(m));
   // anchors
-  svg.append(anchorLayer(m, geo, onBoard));
+  const labels = s("g", { class: "is-anchor-names" });
+  OCC = [];
+  svg.append(anchorLayer(m, geo, onBoard, labels));
+  regionSlot.append(regionLayer(m, geo));
   // the fleet on top
   const fa = anchorOf(m.fleet);
   if (fa) {
     const label = t("is_fleet_at", { anchor: anchorName(m.fleet) });
-    const fg = at(fa.px, fa.py, "is-fleet", s("title", {}, label), s("circle", { cx: 0, cy: 0, r: 0.27, class: "is-fleet-ring" }), shipShape(0, -0.3));
+    const fg = at(fa.px, fa.py, "is-fleet", s("title", {}, label), s("circle", { cx: 0, cy: 0, r: 0.25, class: "is-fleet-ring" }), shipShape(0, 0.02));
     fg.setAttribute("tabindex", "0"); fg.setAttribute("role", "img"); fg.setAttribute("aria-label", label); fg.setAttribute("data-anchor", m.fleet);
     svg.append(fg);
   }
+  svg.append(labels);
   return svg;
 }
 
@@ -213,6 +244,7 @@ function mapSummary(m) {
 
 function regionLayer(m, geo) {
   const g = s("g", { class: "is-regions" });
+  const reachSet = m.fleet ? reachable(m, geo) : new Set(geo.anchorIds);
   const by = new Map();
   for (const id of geo.anchorIds) { const a = anchorOf(id); if (!a) continue; if (!by.has(a.region)) by.set(a.region, []); by.get(a.region).push(a); }
   const mapped = new Set(m.mapped);
@@ -224,18 +256,29 @@ function regionLayer(m, geo) {
     // a region named like one of its anchors ("Lancaster Sound") is named by that anchor's label
     const same = as.find((a) => a.name === name);
     let cx = as.reduce((n, a) => n + a.px, 0) / as.length, cy = as.reduce((n, a) => n + a.py, 0) / as.length;
-    let off = labelOffset(rid);
-    if (same) { cx = same.px; cy = same.py; off = [0, same.id === m.fleet ? 0.56 : 0.44]; }
-    const rg = at(cx + off[0] * Z, cy + off[1] * Z, "is-region" + (mapped.has(rid) ? " mapped" : "") + (prio.has(rid) ? " priority" : "") + (hl && hl.has(rid) ? " log-hl" : ""),
+    let off = labelOffset(rid), anchorAt = "middle";
+    if (same) { cx = same.px; cy = same.py; off = [-0.2, 0.03]; anchorAt = "end"; }
+    else {
+      const cands = [[off[0], off[1], "middle"], [0, 0.55, "middle"], [0.3, -0.05, "start"], [-0.3, -0.05, "end"], [0, -0.55, "middle"]];
+      [off[0], off[1], anchorAt] = placeLabel(cx, cy, name.length, 0.1, 0.22, cands);
+    }
+    const past = m.fleet && !as.some((a) => a.id === m.fleet || reachSet.has(a.id));
+    const rg = at(cx + off[0] * Z, cy + off[1] * Z, "is-region" + (past ? " past" : "") + (mapped.has(rid) ? " mapped" : "") + (prio.has(rid) ? " priority" : "") + (hl && hl.has(rid) ? " log-hl" : ""),
       s("title", {}, `${name} — ${t("is_species_n", { n: reg.species })}${mapped.has(rid) ? " · " + t("is_mapped") : ""}${prio.has(rid) ? " · " + t("is_priority") : ""}`));
     rg.setAttribute("data-region", rid);
     const half = name.length * 0.052;
-    if (prio.has(rid)) rg.append(s("ellipse", { cx: 0, cy: -0.05, rx: half + 0.16, ry: 0.22, class: "is-prio" }));
-    if (!same) rg.append(s("text", { x: 0, y: 0, class: "is-region-lbl" }, name));
+    if (prio.has(rid)) {
+      // a priority region (Lost Expedition): its name on a dashed pink ground
+      const w = same ? 0.3 + reg.species * 0.15 : 2 * half + 0.16, x0 = same ? -w : anchorAt === "start" ? -0.08 : anchorAt === "end" ? -w + 0.08 : -w / 2;
+      rg.append(s("rect", { x: r3(x0), y: -0.19, width: r3(w), height: 0.27, rx: 0.1, class: "is-prio" }));
+    }
+    if (!same) rg.append(s("text", { x: 0, y: 0, class: "is-region-lbl", "text-anchor": anchorAt }, name));
     // the species cards this region shows on each visit: small marks under its name
-    for (let k = 0; k < reg.species; k++) rg.append(s("path", { d: paw(-(reg.species - 1) * 0.075 + k * 0.15, same ? 0.02 : 0.12), class: "is-sp-mark" }));
+    // (paws right-aligned left of the dot when the anchor names the region; else under the name)
+    const pawX = (k) => (same ? -k * 0.15 : anchorAt === "start" ? k * 0.15 + 0.08 : anchorAt === "end" ? -k * 0.15 - 0.08 : -(reg.species - 1) * 0.075 + k * 0.15);
+    for (let k = 0; k < reg.species; k++) rg.append(s("path", { d: paw(pawX(k), same ? -0.03 : 0.12), class: "is-sp-mark" }));
     if (mapped.has(rid)) {
-      const tx = same ? -(reg.species * 0.075) - 0.17 : -half - 0.17;
+      const tx = same ? -(reg.species * 0.15) - 0.1 : anchorAt === "start" ? -0.17 : anchorAt === "end" ? -2 * half - 0.17 : -half - 0.17;
       rg.append(s("g", { class: "is-carto-token" }, s("circle", { cx: r3(tx), cy: -0.06, r: 0.13 }),
         s("path", { d: `M${r3(tx - 0.07)} -0.09 l0.045 -0.03 l0.05 0.03 l0.045 -0.03 v0.09 l-0.045 0.03 l-0.05 -0.03 l-0.045 0.03z` })));
     }
@@ -250,9 +293,8 @@ function paw(x, y) {
 }
 // Region labels sit a little off their anchors' middle (under them by default), some
 // nudged where a coast or a neighbour is in the way; in units of the marks' scale.
-const NUDGE = { baffin: [0.3, 0.42], lancaster: [0, -0.1], devon: [0.1, -0.35], bylot: [0.3, 0.28], navy_board: [-0.2, 0.3], admiralty: [-0.1, 0.36],
-  jones: [0, -0.28], wellington: [0.1, -0.3], cornwallis: [-0.1, -0.3], barrow: [0.05, 0.34], somerset: [-0.05, 0.36], prince_regent: [0.1, 0.36], boothia: [0.1, 0.36] };
-function labelOffset(rid) { return NUDGE[rid] || [0, 0.4]; }
+const NUDGE = { devon: [0.1, -0.4], somerset: [-0.1, -0.32] };
+function labelOffset(rid) { return NUDGE[rid] || [0, -0.3]; }
 
 function legalDestination(to) {
   return APP.legal.find((a) => (a.type === "destination" || a.type === "compass") && a.to === to) || null;
@@ -260,7 +302,7 @@ function legalDestination(to) {
 
 function onwardLayer(m) {
   const g = s("g", { class: "is-onward" });
-  const fa = anchorOf(m.fleet); if (!fa) return g;
+  const fa = anchorOf(m.fleet); if (!fa || APP.view.over) return g;
   for (const r of m.routes || []) {
     const b = anchorOf(r.to); if (!b) continue;
     const [p, q] = shorten(fa, b, 0.3 * Z, 0.22 * Z);
@@ -287,7 +329,7 @@ function reachable(m, geo) {
   return out;
 }
 
-function anchorLayer(m, geo, onBoard) {
+function anchorLayer(m, geo, onBoard, labels) {
   const g = s("g", { class: "is-anchors" });
   const sailed = new Set(m.sailed);
   const reach = m.fleet ? reachable(m, geo) : new Set(onBoard);
@@ -298,7 +340,12 @@ function anchorLayer(m, geo, onBoard) {
   for (const c of m.cabins || []) { if (!cabins.has(c.anchor)) cabins.set(c.anchor, []); cabins.get(c.anchor).push(c.seat); }
   for (const c of m.shelters || []) { if (!shelters.has(c.anchor)) shelters.set(c.anchor, []); shelters.get(c.anchor).push(c.seat); }
   const hl = UI.logHl && UI.logHl.anchors ? new Set(UI.logHl.anchors) : null;
-  for (const id of onBoard) {
+  // every dot takes its place first; then the names, the fleet's and those onward first
+  for (const id of onBoard) { const a = anchorOf(id); if (a) OCC.push({ x0: a.px - 0.14 * Z, x1: a.px + 0.14 * Z, y0: a.py - 0.14 * Z, y1: a.py + 0.14 * Z }); }
+  const fa = anchorOf(m.fleet);
+  if (fa) OCC.push({ x0: fa.px - 0.27 * Z, x1: fa.px + 0.27 * Z, y0: fa.py - 0.32 * Z, y1: fa.py + 0.27 * Z });
+  const rank = (id) => (id === m.fleet ? 0 : onward.has(id) ? 1 : sailed.has(id) ? 3 : 2);
+  for (const id of [...onBoard].sort((p, q) => rank(p) - rank(q))) {
     const a = anchorOf(id); if (!a) continue;
     const isFleet = id === m.fleet, r = onward.get(id), act = r || m.fleet == null ? legalDestination(id) : null;
     const behind = !isFleet && !sailed.has(id) && !reach.has(id);
@@ -316,15 +363,24 @@ function anchorLayer(m, geo, onBoard) {
       ag.append(s("path", { d: "M0 -0.1 V-0.56 l0.3 0.1 l-0.3 0.1", class: "is-flag" }));
       ag.append(s("text", { x: 0.06, y: -0.6, class: "is-final-pp" }, t("is_pp_n", { n: finals.get(id) })));
     }
-    if (sailed.has(id) && !isFleet) ag.append(dynamiteStick(0.005, 0, 0.5));
+    if (sailed.has(id)) ag.append(dynamiteStick(0.13, -0.12, 0.42));
     // cabins and shelters stand in a row under the anchor
     const pieces = [...(cabins.get(id) || []).map((st) => ["c", st]), ...(shelters.get(id) || []).map((st) => ["s", st])];
     pieces.forEach(([kind, st], k) => {
       const x = -((pieces.length - 1) * 0.22) / 2 + k * 0.22, y = isFleet ? 0.37 : 0.27;
       ag.append(kind === "c" ? cabinShape(x, y, COLORS[st], 0.7) : shelterShape(x, y, COLORS[st], 0.7));
     });
-    // names for the fleet's anchor and those ahead; the past is in the tooltip
-    if (isFleet || (!sailed.has(id) && !behind) || (hl && hl.has(id))) ag.append(s("text", { x: 0, y: (pieces.length ? 0.5 : 0.32) + (isFleet ? 0.1 : 0), class: "is-anchor-lbl" }, a.name));
+    // names for the fleet's anchor and those ahead (over everything else); the past is in the tooltip
+    if (isFleet || (!sailed.has(id) && !behind) || (hl && hl.has(id))) {
+      const down = (pieces.length ? 0.5 : 0.32) + (isFleet ? 0.08 : 0);
+      const bold = r || isFleet;
+      const [dx, dy, anchorAt] = placeLabel(a.px, a.py, a.name.length, bold ? 0.1 : 0.09, 0.2,
+        [[0, down, "middle"], [0.2, 0.06, "start"], [-0.2, 0.06, "end"], [0, -0.22 - (finals.has(id) ? 0.45 : 0), "middle"],
+          [0.16, down, "start"], [-0.16, down, "end"], [0.16, -0.16, "start"], [-0.16, -0.16, "end"]]);
+      const lab = at(a.px, a.py, "is-anchor-name" + (r ? " onward" : "") + (isFleet ? " fleet" : ""), s("text", { x: r3(dx), y: r3(dy), class: "is-anchor-lbl", "text-anchor": anchorAt }, a.name));
+      lab.setAttribute("aria-hidden", "true");
+      labels.append(lab);
+    }
     if (act) bindActivate(ag, () => sendAction(act));
     g.append(ag);
   }
