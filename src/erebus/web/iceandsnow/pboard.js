@@ -29,9 +29,10 @@ function track(label, value, min, max, color, zone, opts = {}) {
   }
   const now = zone ? zone(value) : null;
   return h("div", { class: "is-track", role: "img", "aria-label": `${label} ${value}${now && now.word ? ` (${now.word})` : ""}` },
-    h("span", { class: "is-tlbl" }, label, " ", h("b", {}, String(value)), now && now.word && now.cls !== "ok" ? h("span", { class: `is-zone-word z-${now.cls}` }, now.word) : null,
-      opts.note ? h("span", { class: "muted is-tnote" }, opts.note) : null),
-    h("span", { class: "is-cells", "aria-hidden": "true" }, cells));
+    h("span", { class: "is-tlbl" }, label, " ", h("b", {}, String(value))),
+    h("span", { class: "is-cells", "aria-hidden": "true" }, cells),
+    now && now.word && now.cls !== "ok" ? h("span", { class: `is-zone-word z-${now.cls}` }, now.word) : null,
+    opts.note ? h("span", { class: "muted is-tnote" }, opts.note) : null);
 }
 
 function healthZone(kind) {
@@ -60,6 +61,10 @@ function icon(kind) {
     food: [s("path", { d: "M-0.7 -0.2 A0.7 0.7 0 0 0 0.7 -0.2 Z", fill: "#b8860b" }), s("rect", { x: -0.8, y: -0.3, width: 1.6, height: 0.14, fill: "#6b4e12" })],
     sled: [s("path", { d: "M-0.9 0.3 H0.6 Q0.95 0.3 0.9 -0.05", stroke: "#5a4630", "stroke-width": 0.16, fill: "none" }), s("rect", { x: -0.75, y: -0.35, width: 1.3, height: 0.5, fill: "#a07850" })],
     inuit: [s("circle", { cx: 0, cy: -0.45, r: 0.3, fill: "#7a5230" }), s("path", { d: "M-0.6 0.85 Q-0.6 -0.15 0 -0.15 Q0.6 -0.15 0.6 0.85Z", fill: "#7a5230" })],
+    health: [s("path", { d: "M0 0.8 L-0.75 0 A0.4 0.4 0 0 1 0 -0.55 A0.4 0.4 0 0 1 0.75 0 Z", fill: "#c0392b" })],
+    morale: [s("circle", { r: 0.8, fill: "#e0b43a" }), s("path", { d: "M-0.4 0.15 Q0 0.55 0.4 0.15", stroke: "#5a3f0b", "stroke-width": 0.14, fill: "none" }),
+      s("circle", { cx: -0.28, cy: -0.22, r: 0.1, fill: "#5a3f0b" }), s("circle", { cx: 0.28, cy: -0.22, r: 0.1, fill: "#5a3f0b" })],
+    fuel: [s("rect", { x: -0.55, y: -0.75, width: 1.1, height: 1.5, rx: 0.2, fill: "#3f4a55" }), s("rect", { x: -0.55, y: -0.25, width: 1.1, height: 0.18, fill: "#9aa6b1" }), s("rect", { x: -0.55, y: 0.2, width: 1.1, height: 0.18, fill: "#9aa6b1" })],
   };
   for (const el of P[kind] || []) svg.append(el);
   return svg;
@@ -85,9 +90,9 @@ function card(kind, id, fallback) {
 function summary(me, i) {
   return h("span", { class: "is-sum" },
     res("food", me.food, t("is_track_food")),
-    h("span", { class: "is-sum-t" + (me.health.zone ? " z-" + me.health.zone : ""), title: t("is_track_health") }, "♥ ", String(me.health.value)),
-    h("span", { class: "is-sum-t" + (me.morale.zone ? " z-" + me.morale.zone : ""), title: t("is_track_morale") }, "☺ ", String(me.morale.value)),
-    h("span", { class: "is-sum-t", title: t("is_track_fuel") }, "⛽ ", String(me.fuel.value)),
+    h("span", { class: "is-sum-t is-res" + (me.health.zone ? " z-" + me.health.zone : ""), title: t("is_track_health") }, icon("health"), String(me.health.value)),
+    h("span", { class: "is-sum-t is-res" + (me.morale.zone ? " z-" + me.morale.zone : ""), title: t("is_track_morale") }, icon("morale"), String(me.morale.value)),
+    h("span", { class: "is-sum-t is-res", title: t("is_track_fuel") }, icon("fuel"), String(me.fuel.value)),
     res("dynamite", me.dynamite));
 }
 
