@@ -16,6 +16,7 @@ import { takesBySpace } from "./legal.js";
 import { crewText, resText, spaceEffect, spaceName, spaceNeeds } from "./words.js";
 import { PL, closePlacement, openPlacement, placementSheet } from "./placement.js";
 import { occupantsBySpace, pawnRow } from "./occupants.js";
+import { roundCardsEl } from "./roundcards.js";
 
 import { loadMaterial } from "./material.js";
 
@@ -85,7 +86,7 @@ function eventSpaceEl(ex, occ, takes) {
   const el = h("div", { class: "ice-space event" + (can ? " can" : "") + (PL.space === "event" ? " selected" : ""), "data-space": "event",
     role: can ? "button" : null, tabindex: can ? "0" : null, "aria-disabled": can ? null : "true" },
   h("div", { class: "sp-head" }, h("span", { class: "sp-name" }, t("iact_space_event"))),
-  cardEl("event", ex.number ?? (ev && ev.number), { small: false }),
+  cardEl("event", ex.number ?? (ev && ev.number), { small: true }),
   ev && ev.species ? cardEl("species", ev.species, { small: true, note: t("iact_with_event") }) : null,
   h("div", { class: "sp-slots" }, here.map(pawnRow), !here.length && !(ev && ev.taken) ? h("span", { class: "slot free" }) : null),
   why ? h("div", { class: "sp-why" }, why) : null);
@@ -159,6 +160,7 @@ export function actionBoardPanel() {
   const cols = (M() && M().board.columns) || ["captain", "carpenter", "scientist", "general"];
   const panel = h("section", { class: "ice-actions", "aria-label": t("iact_board"), "data-testid": "action-board" },
     headEl(takes),
+    roundCardsEl(),
     h("div", { class: "ice-grid" }, cols.map((c) => columnEl(c, occ, takes))));
   if (PL.space && isMyTurn()) panel.append(placementSheet());
   return panel;
