@@ -38,9 +38,11 @@ export function phaseText(v) {
 }
 export function roundText() {
   const v = APP.view, R = (v.rules && v.rules.rounds) || { min: 7, max: 12 };
-  const parts = [v.round === 0 ? t("is_setup_round") : t("is_round_of", { n: v.round, min: R.min, max: R.max })];
-  if (v.final_voyage) parts.push(t("is_final_voyage"));
-  else if (v.final_round) parts.push(t("is_final_round"));
+  // "of 7–12" while the game can still end in that span; the final voyage may make it one more
+  const long = v.over || v.final_voyage || v.round > R.max;
+  const parts = [v.round === 0 ? t("is_setup_round") : long ? t("is_round_n", { n: v.round }) : t("is_round_of", { n: v.round, min: R.min, max: R.max })];
+  if (v.final_voyage && !v.over) parts.push(t("is_final_voyage"));
+  else if (v.final_round && !v.over) parts.push(t("is_final_round"));
   parts.push(phaseText(v));
   if (v.leader != null && v.players > 1) parts.push(`⎈ ${seatName(v.leader)}`);
   return parts.join(" · ");

@@ -262,7 +262,7 @@ function regionLayer(m, geo) {
       const cands = [[off[0], off[1], "middle"], [0, 0.55, "middle"], [0.3, -0.05, "start"], [-0.3, -0.05, "end"], [0, -0.55, "middle"]];
       [off[0], off[1], anchorAt] = placeLabel(cx, cy, name.length, 0.1, 0.22, cands);
     }
-    const past = m.fleet && !as.some((a) => a.id === m.fleet || reachSet.has(a.id));
+    const past = m.fleet && !APP.view.over && !as.some((a) => a.id === m.fleet || reachSet.has(a.id));
     const rg = at(cx + off[0] * Z, cy + off[1] * Z, "is-region" + (past ? " past" : "") + (mapped.has(rid) ? " mapped" : "") + (prio.has(rid) ? " priority" : "") + (hl && hl.has(rid) ? " log-hl" : ""),
       s("title", {}, `${name} — ${t("is_species_n", { n: reg.species })}${mapped.has(rid) ? " · " + t("is_mapped") : ""}${prio.has(rid) ? " · " + t("is_priority") : ""}`));
     rg.setAttribute("data-region", rid);
@@ -342,6 +342,7 @@ function anchorLayer(m, geo, onBoard, labels) {
   const hl = UI.logHl && UI.logHl.anchors ? new Set(UI.logHl.anchors) : null;
   // every dot takes its place first; then the names, the fleet's and those onward first
   for (const id of onBoard) { const a = anchorOf(id); if (a) OCC.push({ x0: a.px - 0.14 * Z, x1: a.px + 0.14 * Z, y0: a.py - 0.14 * Z, y1: a.py + 0.14 * Z }); }
+  for (const f of m.final_anchors || []) { const a = anchorOf(f.anchor); if (a) OCC.push({ x0: a.px, x1: a.px + 0.75 * Z, y0: a.py - 0.62 * Z, y1: a.py - 0.1 * Z }); }
   const fa = anchorOf(m.fleet);
   if (fa) OCC.push({ x0: fa.px - 0.27 * Z, x1: fa.px + 0.27 * Z, y0: fa.py - 0.32 * Z, y1: fa.py + 0.27 * Z });
   const rank = (id) => (id === m.fleet ? 0 : onward.has(id) ? 1 : sailed.has(id) ? 3 : 2);
@@ -361,7 +362,7 @@ function anchorLayer(m, geo, onBoard, labels) {
     if (blue.has(id)) ag.append(s("path", { d: star(0, 0, 0.075), class: "is-blue-star" }));
     if (finals.has(id)) {
       ag.append(s("path", { d: "M0 -0.1 V-0.56 l0.3 0.1 l-0.3 0.1", class: "is-flag" }));
-      ag.append(s("text", { x: 0.06, y: -0.6, class: "is-final-pp" }, t("is_pp_n", { n: finals.get(id) })));
+      ag.append(s("text", { x: 0.34, y: -0.43, class: "is-final-pp" }, t("is_pp_n", { n: finals.get(id) })));
     }
     if (sailed.has(id)) ag.append(dynamiteStick(0.13, -0.12, 0.42));
     // cabins and shelters stand in a row under the anchor
