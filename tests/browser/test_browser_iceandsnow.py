@@ -105,7 +105,7 @@ class Player:
                 food.fill(str(rng.randint(lo, hi)))
                 sheet.locator("[data-testid=food-ok]").click()
                 return "food"
-            opts = sheet.locator(".step button.opt, .step .ice-card.pick")
+            opts = sheet.locator(".step button.popt, .step .ice-card.pick")
             n = opts.count()
             if not n:
                 return None
@@ -227,7 +227,7 @@ def test_two_humans_and_a_bot_play_a_whole_game(
     )
 
 
-@pytest.mark.parametrize("scenario", ["lost-expedition"])
+@pytest.mark.parametrize("scenario", ["lost-expedition", "magnetic-north-pole"])
 def test_a_solo_scenario_played_to_its_end(
     server: Any, new_page: Any, output_dir: Path, scenario: str
 ) -> None:

@@ -75,7 +75,7 @@ function cardName(id) {
 
 function crewButton(o, first) {
   const pawns = CREW_KINDS.filter((k) => o.value[k]).map((k) => h("span", { class: `pawnword p-${k}` }, crewPart(k, o.value[k])));
-  const b = h("button", { type: "button", class: "btn opt crew-opt", "data-crew": o.key, "data-first": first ? "" : null, onclick: () => pick("crew", o.key) },
+  const b = h("button", { type: "button", class: "btn popt crew-opt", "data-crew": o.key, "data-first": first ? "" : null, onclick: () => pick("crew", o.key) },
     pawns.length ? pawns.flatMap((p, i) => (i ? [" + ", p] : [p])) : "—");
   return b;
 }
@@ -112,7 +112,7 @@ function optionsFor(step) {
     return h("div", { class: "opt-food" }, h("span", { class: "lbl" }, t("iact_food_choose")), range, label,
       h("button", { type: "button", class: "btn primary", "data-testid": "food-ok", onclick: chooseFood }, t("ok")));
   }
-  return h("div", { class: "opt-row" }, opts.map((o, i) => h("button", { type: "button", class: "btn opt", "data-first": i ? null : "",
+  return h("div", { class: "opt-row" }, opts.map((o, i) => h("button", { type: "button", class: "btn popt", "data-first": i ? null : "",
     "data-value": o.key, onclick: () => pick(f, o.key) }, valueText(f, o.value))));
 }
 
