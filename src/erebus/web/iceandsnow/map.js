@@ -302,7 +302,8 @@ function legalDestination(to) {
 
 function onwardLayer(m) {
   const g = s("g", { class: "is-onward" });
-  const fa = anchorOf(m.fleet); if (!fa || APP.view.over) return g;
+  const fa = anchorOf(m.fleet), d = APP.view.decision;
+  if (!fa || APP.view.over || (d && d.kind === "start")) return g;
   for (const r of m.routes || []) {
     const b = anchorOf(r.to); if (!b) continue;
     const [p, q] = shorten(fa, b, 0.3 * Z, 0.22 * Z);
@@ -345,11 +346,12 @@ function anchorLayer(m, geo, onBoard, labels) {
   for (const f of m.final_anchors || []) { const a = anchorOf(f.anchor); if (a) OCC.push({ x0: a.px, x1: a.px + 0.75 * Z, y0: a.py - 0.62 * Z, y1: a.py - 0.1 * Z }); }
   const fa = anchorOf(m.fleet);
   if (fa) OCC.push({ x0: fa.px - 0.27 * Z, x1: fa.px + 0.27 * Z, y0: fa.py - 0.32 * Z, y1: fa.py + 0.27 * Z });
-  const rank = (id) => (id === m.fleet ? 0 : onward.has(id) ? 1 : sailed.has(id) ? 3 : 2);
+  const rank = (id) => (id === m.fleet ? 0 : onward.has(id) || legalDestination(id) ? 1 : sailed.has(id) ? 3 : 2);
   for (const id of [...onBoard].sort((p, q) => rank(p) - rank(q))) {
     const a = anchorOf(id); if (!a) continue;
-    const isFleet = id === m.fleet, r = onward.get(id), act = r || m.fleet == null ? legalDestination(id) : null;
-    const behind = !isFleet && !sailed.has(id) && !reach.has(id);
+    // any anchor the seat may sail to now: onward routes, a start anchor, a compass move against the arrows
+    const isFleet = id === m.fleet, r = onward.get(id), act = legalDestination(id);
+    const behind = !isFleet && !sailed.has(id) && !reach.has(id) && !act;
     const cls = ["is-anchor", sailed.has(id) ? "sailed" : behind ? "behind" : "ahead", isFleet ? "fleet" : "", r ? "onward" : "", blue.has(id) ? "blue" : "", finals.has(id) ? "final" : "", a.start ? "start" : "", act ? "pick" : "", hl && hl.has(id) ? "log-hl" : ""].filter(Boolean).join(" ");
     const label = anchorLabel(a, { sailed: sailed.has(id), fleet: isFleet, route: r, blue: blue.has(id), final: finals.get(id), cabins: cabins.get(id), shelters: shelters.get(id) });
     const ag = at(a.px, a.py, cls, s("title", {}, label));
@@ -372,13 +374,13 @@ function anchorLayer(m, geo, onBoard, labels) {
       ag.append(kind === "c" ? cabinShape(x, y, COLORS[st], 0.7) : shelterShape(x, y, COLORS[st], 0.7));
     });
     // names for the fleet's anchor and those ahead (over everything else); the past is in the tooltip
-    if (isFleet || (!sailed.has(id) && !behind) || (hl && hl.has(id))) {
+    if (isFleet || act || (!sailed.has(id) && !behind) || (hl && hl.has(id))) {
       const down = (pieces.length ? 0.5 : 0.32) + (isFleet ? 0.08 : 0);
-      const bold = r || isFleet;
+      const bold = r || isFleet || act;
       const [dx, dy, anchorAt] = placeLabel(a.px, a.py, a.name.length, bold ? 0.1 : 0.09, 0.2,
         [[0, down, "middle"], [0.2, 0.06, "start"], [-0.2, 0.06, "end"], [0, -0.22 - (finals.has(id) ? 0.45 : 0), "middle"],
           [0.16, down, "start"], [-0.16, down, "end"], [0.16, -0.16, "start"], [-0.16, -0.16, "end"]]);
-      const lab = at(a.px, a.py, "is-anchor-name" + (r ? " onward" : "") + (isFleet ? " fleet" : ""), s("text", { x: r3(dx), y: r3(dy), class: "is-anchor-lbl", "text-anchor": anchorAt }, a.name));
+      const lab = at(a.px, a.py, "is-anchor-name" + (r || act ? " onward" : "") + (isFleet ? " fleet" : ""), s("text", { x: r3(dx), y: r3(dy), class: "is-anchor-lbl", "text-anchor": anchorAt }, a.name));
       lab.setAttribute("aria-hidden", "true");
       labels.append(lab);
     }
