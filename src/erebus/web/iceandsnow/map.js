@@ -161,9 +161,12 @@ export function renderMap() {
   svg.append(gl);
   // the sheets: fog over the sections not placed yet, a seam between placed ones
   const gs = s("g", { class: "is-sheets" });
+  const dec = v.decision;
   M.sections.forEach((sec, i) => {
     if (placedIdx.has(i)) return;
     gs.append(s("polygon", { points: poly(sec.sheet), class: "is-fog", fill: "url(#is-fog)" }));
+    // the section the leader is about to place: outlined in gold
+    if (dec && dec.kind === "section" && dec.section === sec.id) gs.append(s("polygon", { points: poly(sec.sheet), class: "is-fog-next", "data-section": sec.id }));
     // only the next section to be placed is named (the others lie beyond it)
     if (!placedIdx.has(i - 1)) return;
     const [x, y] = fogLabelPos(sec, box);
