@@ -7,7 +7,7 @@ import { APP } from "../core/state.js";
 import { h, s, $ } from "../core/dom.js";
 import { t } from "../core/i18n.js";
 import { COLORS, seatName } from "../core/seats.js";
-import { loadMap, anchorName, regionName } from "./mapdata.js";
+import { loadMap, regionName } from "./mapdata.js";
 import { renderMap } from "./map.js";
 import { playerBoard } from "./pboard.js";
 import { endPanel, overHeadline } from "./end.js";
@@ -172,4 +172,4 @@ export function onKey(e, tag) {
   }
 }
 
-export { anchorName, overHeadline };
+export { overHeadline };

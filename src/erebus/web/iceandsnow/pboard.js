@@ -9,7 +9,7 @@ import { t } from "../core/i18n.js";
 import { COLORS, autopilotBadge, seatName } from "../core/seats.js";
 import { renderGame } from "../core/table.js";
 import { MAP, regionName } from "./mapdata.js";
-import { crewWords, eventName, investorName, upgradeName } from "./events.js";
+import { eventName, investorName, upgradeName } from "./events.js";
 import { UI, actingSeat, seatOf } from "./ui.js";
 import { isPhone } from "./layout.js";
 import { EXT } from "./ext.js";
@@ -174,6 +174,3 @@ function shelterIcon(color) {
   return s("svg", { viewBox: "-0.2 -0.12 0.4 0.25", width: 15, height: 10, "aria-hidden": "true" },
     s("path", { d: "M-0.17 0.1 A0.17 0.19 0 0 1 0.17 0.1 Z", fill: color, stroke: "#222", "stroke-width": 0.025 }));
 }
-
-// Used in the summary of a seat (log, end screen).
-export { crewWords };
