@@ -144,10 +144,13 @@ export function renderMap() {
   const m = v.map;
   const geo = placedGeometry(m.placed);
   const box = viewOf(M, geo), W = box.x1 - box.x0, H = box.y1 - box.y0;
-  Z = W / 15;
+  // in the Action phase the action board is what one plays on: the chart steps back a little
+  // (drawn smaller, its marks a little larger for it)
+  const compact = v.phase === "action" && !v.over;
+  Z = W / (compact ? 12.5 : 15);
   const placedIdx = new Set(m.placed.map((p) => p.index));
   const onBoard = new Set(geo.anchorIds);
-  const svg = s("svg", { viewBox: `${r3(box.x0)} ${r3(box.y0)} ${r3(W)} ${r3(H)}`, class: "icemap", role: "group",
+  const svg = s("svg", { viewBox: `${r3(box.x0)} ${r3(box.y0)} ${r3(W)} ${r3(H)}`, class: "icemap" + (compact ? " compact" : ""), role: "group",
     "aria-label": mapSummary(m), "data-testid": "ice-map", preserveAspectRatio: "xMidYMid slice" });
   svg.append(defs());
   const full = M.box, FW = full.x1 - full.x0 + 20, FH = full.y1 - full.y0 + 20;
