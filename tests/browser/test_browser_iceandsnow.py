@@ -276,8 +276,10 @@ def test_placement_steps_card_tile_food_and_escape(
         "/api/games",
         {
             "game": "iceandsnow",
-            "players": 2,
-            "seats": [{"kind": "human"}, {"kind": "bot", "level": "easy"}],
+            # alone at the table (a solo scenario): the first space of round 1 is ours
+            "players": 1,
+            "seats": [{"kind": "human"}],
+            "game_options": {"scenario": "lost-expedition"},
             "seed": 3,
         },
     )
@@ -326,6 +328,19 @@ def test_placement_steps_card_tile_food_and_escape(
         sheet.locator("[data-testid=placement-cancel]").click()
         sheet.wait_for(state="detached")
     assert "build_cabin" in spaces, spaces
+    # the crews offered are exactly the legal ones for that space, each once
+    kinds = ("captain", "carpenter", "scientist", "sailors", "inuit")
+    legal_crews = {
+        ",".join(str(a["crew"].get(k, 0)) for k in kinds)
+        for a in legal
+        if a.get("space") == "build_cabin"
+    }
+    page.locator(".ice-space.can[data-space=build_cabin]").click()
+    sheet.wait_for()
+    offered = [b.get_attribute("data-crew") for b in sheet.locator("button.crew-opt").all()]
+    assert len(offered) == len(set(offered)) and set(offered) == legal_crews, (offered, legal_crews)
+    page.keyboard.press("Escape")
+    sheet.wait_for(state="detached")
     open_space("build_cabin")
     food = sheet.locator("[data-testid=food-range]")
     food.wait_for()
@@ -333,8 +348,12 @@ def test_placement_steps_card_tile_food_and_escape(
     food.fill(str(min(4, hi)))
     shoot(page, output_dir, "step-food", {})
     sheet.locator("[data-testid=food-ok]").click()
-    # Survival is off: no deposit step; the summary and Place crew
     before = server.game(gid, token)["view"]["seats"][0]
+    # the scenario plays Survival: the column's deposit is the next step; then Place crew
+    sheet.locator("[data-step=deposit]").wait_for()
+    sheet.locator("[data-testid=place-crew], .step button.popt").first.wait_for()
+    while not sheet.locator("[data-testid=place-crew]").count():
+        sheet.locator(".step button.popt").first.click()
     sheet.locator("[data-testid=place-crew]").click()
     wait_until = time.monotonic() + 10
     while server.game(gid, token)["view"]["seats"][0]["cabins"] == before["cabins"]:

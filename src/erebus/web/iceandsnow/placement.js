@@ -107,7 +107,10 @@ function optionsFor(step) {
     const range = h("input", { type: "range", min: String(lo), max: String(hi), step: "1", value: String(PL.food), "data-first": "",
       "aria-label": t("iact_food_choose"), "data-testid": "food-range" });
     range.addEventListener("input", () => { PL.food = Number(range.value); label.textContent = valueText("food", PL.food); });
-    range.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); chooseFood(); } });
+    range.addEventListener("keydown", (e) => {
+      if (e.key === "Enter") { e.preventDefault(); chooseFood(); }
+      else if (e.key === "Escape") { e.preventDefault(); closePlacement(); }
+    });
     const chooseFood = () => { const o = opts.find((x) => (x.value ?? 0) === PL.food); if (o) pick("food", o.key); };
     return h("div", { class: "opt-food" }, h("span", { class: "lbl" }, t("iact_food_choose")), range, label,
       h("button", { type: "button", class: "btn primary", "data-testid": "food-ok", onclick: chooseFood }, t("ok")));
