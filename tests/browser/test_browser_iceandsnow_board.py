@@ -189,6 +189,28 @@ def test_board_renders(
 
 
 @pytest.mark.parametrize("size", list(SIZES))
+def test_setup_board(browser: Any, server: Any, output_dir: Path, size: str) -> None:
+    """At the set-up only the East section lies on the table, the others under fog;
+    the fleet is at its start anchor with its routes onward; the boards show the start."""
+    game = create(server, 2, seed=21)
+    token = game["seats"][0]["token"]
+    ctx, page, errors = open_page(browser, f"{server.base}/game/{game['id']}?token={token}", size)
+    try:
+        v = server.game(game["id"], token)["view"]
+        assert v["round"] == 0
+        assert page.locator(".is-sec-lbl").count() == 1
+        assert page.locator(".is-fog").count() == 3
+        assert page.locator(".is-cost").count() == len(v["map"]["routes"]) > 0
+        first = page.locator("#players .is-pboard").first
+        assert first.get_attribute("data-seat") == "0"
+        assert "Setup" in page.locator("#roundinfo").inner_text()
+        page.screenshot(path=str(output_dir / f"iceandsnow-board-setup-{size}.png"))
+        assert not errors, errors
+    finally:
+        ctx.close()
+
+
+@pytest.mark.parametrize("size", list(SIZES))
 def test_destination_from_the_map(
     browser: Any, server: Any, games: Any, output_dir: Path, size: str
 ) -> None:
