@@ -27,6 +27,7 @@ pytest.importorskip("playwright.sync_api", reason="browser tests need the playwr
 from playwright.sync_api import TimeoutError as PlaywrightTimeout  # noqa: E402
 
 GAME_TIMEOUT_S = 240.0
+OTHER_DIALOGS = ("section", "discard", "infirmary", "eat", "mast", "boiler", "compass", "start")
 CLICK_MS = 4000  # a choice that went away with a push is not waited for long
 LAPTOP = {"width": 1366, "height": 768}
 PHONE = {"width": 390, "height": 844}
@@ -184,6 +185,8 @@ def play(server: Any, gid: str, players: list[Player], out: Path, shots: dict[st
                 shoot(page, out, f"{tag}boarding", shots)
             if kind == "voyage" and rnd >= 2 and f"{tag}voyage" not in shots:
                 shoot(page, out, f"{tag}voyage", shots)
+            if kind in OTHER_DIALOGS and not tag and f"dialog-{kind}" not in shots:
+                shoot(page, out, f"dialog-{kind}", shots)
             did = p.act(seen)
             if did == "space" and f"{tag}action" not in shots:
                 page.locator(
