@@ -49,6 +49,7 @@ LOOK_JS = """() => {
       options: sheet.querySelectorAll(".step button.popt, .step .ice-card.pick").length },
     spaces: [...document.querySelectorAll(".ice-space.can")].map((e) => e.dataset.space),
     pass: !!q("[data-testid=ice-pass]"),
+    final: !!q(".final-group.open"),
   };
 }"""
 WEIGHTS = {"visit_inuit": 6.0, "experiment": 6.0, "event": 4.0, "hunt": 2.0, "recycle_wood": 0.2}
@@ -185,6 +186,9 @@ def play(server: Any, gid: str, players: list[Player], out: Path, shots: dict[st
                 shoot(page, out, f"{tag}boarding", shots)
             if kind == "voyage" and rnd >= 2 and f"{tag}voyage" not in shots:
                 shoot(page, out, f"{tag}voyage", shots)
+            if seen["final"] and seen["spaces"] and not tag and "final-round" not in shots:
+                page.locator(".final-group.open").first.scroll_into_view_if_needed()
+                shoot(page, out, "final-round", shots)
             if kind in OTHER_DIALOGS and not tag and f"dialog-{kind}" not in shots:
                 shoot(page, out, f"dialog-{kind}", shots)
             did = p.act(seen)
