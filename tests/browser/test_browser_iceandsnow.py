@@ -388,4 +388,12 @@ def test_placement_steps_card_tile_food_and_escape(
     after = server.game(gid, token)["view"]["seats"][0]
     assert after["cabins"] == before["cabins"] + 1
     assert before["food"] - after["food"] == min(4, hi)
+    # our crew stands on the space (seat 1's colour, a pawn per crew member), after a
+    # reload too
+    for _ in range(2):
+        slot = page.locator(".ice-space[data-space=build_cabin] .slot.filled[data-seat='0']")
+        slot.wait_for()
+        assert slot.locator(".pawn").count() == 2
+        page.reload()
+        page.locator("[data-testid=action-board]").wait_for()
     assert not new_page.errors.errors, new_page.errors.errors
