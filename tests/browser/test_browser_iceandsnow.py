@@ -219,6 +219,9 @@ def test_two_humans_and_a_bot_play_a_whole_game(
             "game": "iceandsnow",
             "players": 3,
             "seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "level": "easy"}],
+            # every upgrade (the Mast, the Boiler) and the extra events (the Damaged
+            # Compass, the bear): more kinds of dialog on the way
+            "game_options": {"upgrades": "all", "extra_events": True},
             "seed": 11,
         },
     )
