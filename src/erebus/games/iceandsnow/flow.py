@@ -296,6 +296,11 @@ class FlowRules(SetupRules):
             old = self.p(s, FUEL)
             missing[s] = max(0, c - old)
             self._lower(s, "fuel", c, f"{self.voyage} voyage", ev, effect=False)
+            if c == 0 < cost:
+                # the Boiler paid the whole cost: fuel was not lowered, so no band
+                # effect (seed l. 308: the effect follows lowering fuel; l. 909: the
+                # wood is paid instead of lowering it)
+                continue
             new = self.p(s, FUEL)
             for band in bands:
                 if int(band["from"]) <= new <= int(band["to"]):
