@@ -246,6 +246,43 @@ def event_card_label(state: State, number: int) -> str:
     return f"#{number} {name}: {EVENT_EFFECTS.get(number, '')}".rstrip(": ")
 
 
+_COSTS = {
+    "extra_crew": "+{count} crew (not counted)",
+    "lower_food": "food −{amount}",
+    "pay_any_resource": "pay {count} resource(s)",
+}
+
+
+def creature_label(state: State, number: int) -> str:
+    """An Inuit creature card (§9.2) in words: its name and what it does, from its data."""
+    card = state.content.creatures.get(number)
+    if card is None:
+        return f"#{number}"
+    bits: list[str] = []
+    if "hold_inuit" in card.reveal:
+        bits.append("holds every Inuk")
+    if "curse" in card.reveal:
+        bits.append("curses every player")
+    if card.action is not None:
+        bits.append(f"action {card.action.name} ({'/'.join(map(str, card.action.crew))} crew)")
+    x = card.extra
+    if x is not None:
+        who = f"{x.officer} actions" if x.officer else f"actions of ≤{x.crew_at_most} crew"
+        p = x.params
+        if x.cost == "pay_or_own":
+            ((pay, k),) = p["pay"].items()
+            ((own, m),) = p["own"].items()
+            cost = f"pay {k} {pay} or own {m} {own}"
+        elif x.cost == "lower_track":
+            cost = f"{p['track']} −{p['amount']}" + (" (Death only)" if p["death_only"] else "")
+        else:
+            cost = _COSTS.get(x.cost, x.cost).format(**p)
+        bits.append(f"{who}: {cost}")
+    if card.warded_by:
+        bits.append("Ritual Room wards")
+    return f"#{number} {card.name}: " + "; ".join(bits)
+
+
 def describe(state: State, action: Action, brief: bool = False) -> str:
     """An action in words (what it costs and gives), for menus and logs.
 
@@ -298,7 +335,11 @@ def describe(state: State, action: Action, brief: bool = False) -> str:
         return str(action)
     parts = [space_label(state, action.space)]
     sp = action.space
-    if action.card:
+    if sp == "creature" and action.card:
+        cr = c.creatures.get(int(action.card))
+        name = cr.action.name if cr and cr.action else "creature action"
+        parts[0] = f"{name} (creature #{action.card})"
+    elif action.card:
         parts.append(card_label(state, action.card))
     if action.tile is not None:
         u = c.upgrades.get(action.tile)
@@ -687,6 +728,14 @@ def cards_panel(
         found = ", ".join(species_name(state, x) for x in v["discovered"])
         decks.append(f" · species discovered: {found}", DIM)
     lines.append(decks)
+    if "curse" in v:  # Inuit Myths
+        cr = Text("Creatures: ", Style(bold=True))
+        at = v["creature_at"]
+        cr.append(f"token {'on ' + region_name(state.content, at) if at else 'beside the map'}")
+        cr.append(f" · deck {v['cr_deck']}", DIM)
+        lines.append(cr)
+        for num in v["cr_active"]:
+            lines.append(Text(f"  in play {creature_label(state, int(num))}", Style(color="#d0a0f0")))
     return Panel(Group(*lines), title="Cards", title_align="left", border_style="#6a8a6a")
 
 
@@ -757,6 +806,12 @@ def player_rows(state: State, s: int, v: dict[str, Any], viewer: int | None) -> 
         row(" sick", crew_words(inf, True), WARN)
     if pv[b + RESCUED]:
         row(" rescued", f"{pv[b + RESCUED]} survivors (fed)")
+    if p.get("curse"):
+        space = max(0, p["health"] - 1)
+        eff = c.health.effects.get(space)
+        row("curse", f"cylinder at health {space}" + (f" {eff.upper()}" if eff else ""), WARN)
+    if p.get("held_inuit"):
+        row(" held", f"{p['held_inuit']} Inuit on the creature card", WARN)
     ups = [f"{u} {c.upgrades[u].name}" if u in c.upgrades else str(u) for u in p["upgrades"]]
     row("upgrades", ", ".join(ups) or "none")
     extra = f", shelters {pv[b + SHELTERS]}" if "shelters" in v["options"]["modes"] else ""

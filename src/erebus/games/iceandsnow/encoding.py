@@ -30,7 +30,10 @@ observer, then clockwise); blocks in order:
   4 × upgrades owned (bits 1..11), species held (count/10), revealed
   investor (one-hot);
 * ``own`` — the observer's cartography card, dealt investor and cartography
-  options during setup (one-hots).
+  options during setup (one-hots);
+* ``myths`` — Inuit Myths (zeros without the module): creature cards in play
+  (one bit per card), the creature token's region (one-hot), creature cards
+  left in the deck/8, and per seat slot a curse bit and held Inuit/5.
 
 Hidden information never enters: everything comes from ``view(seat)``.
 """
@@ -73,6 +76,7 @@ class Encoder:
     investors: list[str] = field(default_factory=list)
     cartography: list[str] = field(default_factory=list)
     upgrades: list[int] = field(default_factory=list)
+    creatures: list[int] = field(default_factory=list)
     layout: dict[str, tuple[int, int]] = field(default_factory=dict)
     size: int = 0
 
@@ -94,6 +98,7 @@ class Encoder:
         self.investors = list(c.investors)
         self.cartography = list(c.cartography)
         self.upgrades = sorted(c.upgrades)
+        self.creatures = sorted(c.creatures)
         self._a = {a: i for i, a in enumerate(self.anchors)}
         self._r = {r: i for i, r in enumerate(self.regions)}
         self._h = {h: i for i, h in enumerate(self.hunting)}
@@ -109,6 +114,7 @@ class Encoder:
             "cards": len(self.hunting) + len(self.species_cards) + len(self.species),
             "seats": MAX_SEATS * (F + len(self.upgrades) + 1 + len(self.investors)),
             "own": len(self.cartography) + len(self.investors) + len(self.cartography),
+            "myths": len(self.creatures) + len(self.regions) + 1 + 2 * MAX_SEATS,
         }
         off = 0
         for name, n in blocks.items():
@@ -226,8 +232,27 @@ class Encoder:
         for i in v["carto_opts"][seat] if seat < len(v["carto_opts"]) else []:
             if i in self._k:
                 out[o + self._k[i]] = 1
+        if "curse" in v:
+            self._encode_myths(v, rel, out)
         np.clip(out, -CLIP, CLIP, out=out)
         return out
+
+
+    def _encode_myths(self, v: dict[str, Any], rel: list[int], out: Observation) -> None:
+        """The ``myths`` block (Inuit Myths): cards in play, token, deck, curses, held Inuit."""
+        o, _ = self.layout["myths"]
+        for num in v["cr_active"]:
+            if num in self.creatures:
+                out[o + self.creatures.index(num)] = 1
+        o += len(self.creatures)
+        if v["creature_at"] in self._r:
+            out[o + self._r[v["creature_at"]]] = 1
+        o += len(self.regions)
+        out[o] = int(v["cr_deck"]) / 8
+        o += 1
+        for k, s in enumerate(rel):
+            out[o + 2 * k] = float(v["curse"][s])
+            out[o + 2 * k + 1] = v["held_inuit"][s] / 5
 
 
 _ENCODERS: dict[int, Encoder] = {}

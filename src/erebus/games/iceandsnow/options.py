@@ -20,11 +20,23 @@ PASSING = ("voluntary", "forced")
 MODULES = ("walking_on_ice", "inuit_myths", "legendary_expeditions")
 # The modules whose rules the engine plays.  A module's helper adds it here when
 # its rules land; until then asking for it is refused as "not implemented yet".
-IMPLEMENTED_MODULES: frozenset[str] = frozenset()
+IMPLEMENTED_MODULES: frozenset[str] = frozenset({"inuit_myths"})
 # Modules that cannot be combined with a solo scenario (seed l. 939: Walking on
 # Ice "with other modules that are not solo scenarios"; l. 1166/1215: the other
 # two "including the solo scenarios").
 NOT_SOLO = frozenset({"walking_on_ice"})
+# Options of one module's readings (docs/iceandsnow-decisions.md M1–M9), stored in
+# the canonical options only when their module is in play; the first value is the
+# default.
+MODULE_OPTIONS: dict[str, dict[str, tuple[str, ...]]] = {
+    "inuit_myths": {
+        # when a curse cylinder's Scurvy/Death is checked (M4)
+        "curse_check": ("with_health", "attrition"),
+        # which board actions "need 1 captain/carpenter/scientist" (M2)
+        "creature_officer": ("listed", "only"),
+    },
+}
+_OWNER = {key: m for m, opts in MODULE_OPTIONS.items() for key in opts}
 # The Legendary Expeditions sets A–J (explorer, ship, explorer event; §9.3).
 EXPLORER_SETS = tuple("ABCDEFGHIJ")
 
@@ -106,11 +118,11 @@ def normalize(options: Any, players: int) -> dict[str, Any]:
         options = {}
     if not isinstance(options, dict):
         raise ValueError("options must be a JSON object")
-    unknown = set(options) - set(DEFAULTS)
+    unknown = set(options) - set(DEFAULTS) - set(_OWNER)
     if unknown:
         raise ValueError(
             f"unknown option(s) {', '.join(sorted(map(str, unknown)))}; "
-            f"known: {', '.join(DEFAULTS)}"
+            f"known: {', '.join([*DEFAULTS, *_OWNER])}"
         )
     d = {**DEFAULTS, **options}
     modes = d["modes"]
@@ -136,7 +148,7 @@ def normalize(options: Any, players: int) -> dict[str, Any]:
     mode_set = set(modes)
     if scenario is not None:
         mode_set.add("survival")
-    return {
+    out = {
         "modes": [m for m in MODES if m in mode_set],
         "upgrades": _choice(d, "upgrades", UPGRADE_SETS),
         "extra_events": d["extra_events"],
@@ -147,3 +159,9 @@ def normalize(options: Any, players: int) -> dict[str, Any]:
         "modules": modules,
         "explorers": explorers,
     }
+    for key, module in _OWNER.items():
+        if module in modules:
+            out[key] = _choice({key: d.get(key, MODULE_OPTIONS[module][key][0])}, key, MODULE_OPTIONS[module][key])
+        elif key in d:
+            raise ValueError(f"option {key!r} needs the {module} module")
+    return out
