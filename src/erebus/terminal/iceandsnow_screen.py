@@ -735,7 +735,9 @@ def cards_panel(
         cr.append(f" · deck {v['cr_deck']}", DIM)
         lines.append(cr)
         for num in v["cr_active"]:
-            lines.append(Text(f"  in play {creature_label(state, int(num))}", Style(color="#d0a0f0")))
+            lines.append(
+                Text(f"  in play {creature_label(state, int(num))}", Style(color="#d0a0f0"))
+            )
     return Panel(Group(*lines), title="Cards", title_align="left", border_style="#6a8a6a")
 
 

@@ -237,7 +237,6 @@ class Encoder:
         np.clip(out, -CLIP, CLIP, out=out)
         return out
 
-
     def _encode_myths(self, v: dict[str, Any], rel: list[int], out: Observation) -> None:
         """The ``myths`` block (Inuit Myths): cards in play, token, deck, curses, held Inuit."""
         o, _ = self.layout["myths"]

@@ -161,7 +161,9 @@ def normalize(options: Any, players: int) -> dict[str, Any]:
     }
     for key, module in _OWNER.items():
         if module in modules:
-            out[key] = _choice({key: d.get(key, MODULE_OPTIONS[module][key][0])}, key, MODULE_OPTIONS[module][key])
+            out[key] = _choice(
+                {key: d.get(key, MODULE_OPTIONS[module][key][0])}, key, MODULE_OPTIONS[module][key]
+            )
         elif key in d:
             raise ValueError(f"option {key!r} needs the {module} module")
     return out

@@ -74,7 +74,10 @@ class SetupRules(EventCardRules):
         self.col_paid = [0] * len(self._t.columns)
         self.boxes = [0] * (len(self._t.columns) * len(RESOURCES))
         # module tiles widen the table only when their module is in play
-        top = 1 + max((k for k, u in c.upgrades.items() if u.module is None or self.upgrade_in_game(k)), default=0)
+        top = 1 + max(
+            (k for k, u in c.upgrades.items() if u.module is None or self.upgrade_in_game(k)),
+            default=0,
+        )
         self.upg_left = [0] * top
         for num, u in c.upgrades.items():
             if self.upgrade_in_game(num):
