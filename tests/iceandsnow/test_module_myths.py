@@ -16,6 +16,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as hs
 
+from erebus.bots import make_bot
 from erebus.games import iceandsnow as game
 from erebus.games.iceandsnow import encoding, kit, myths
 from erebus.games.iceandsnow.actions import Action
@@ -32,6 +33,7 @@ from erebus.games.iceandsnow.state import State
 from erebus.terminal import iceandsnow_screen as screen
 from iceandsnow.rulekit import resolve
 from iceandsnow.test_invariants import run_game
+from support.bots import assert_same_choice, play_legal
 from support.whole_game import fuzz_settings
 
 MYTHS = {"modules": ["inuit_myths"]}
@@ -376,6 +378,70 @@ def test_44_mutiny_space_not_applied_death_space_applied() -> None:
     assert AttritionPenalty(0, "death") in ev and st.p(0, 3) == 1
 
 
+def test_38_the_treatment_room_cancels_the_curse_scurvy() -> None:
+    st = with_card(38)
+    kit.set_player(st, 0, health=4, upgrades=[3])
+    ev: list[Any] = []
+    st._lower(0, "health", 1, "attrition", ev, effect=True)
+    assert AttritionPenalty(0, "scurvy (curse; cancelled by the Treatment Room)") in ev
+    assert st.pending == "action"
+
+
+def test_38_a_health_death_is_not_doubled_by_the_curse() -> None:
+    st = with_card(38)
+    kit.set_player(st, 0, health=1, sailors=3)
+    ev: list[Any] = []
+    st._lower(0, "health", 1, "attrition", ev, effect=True)  # health 0: Death, both up
+    assert [e.penalty for e in ev if isinstance(e, AttritionPenalty)] == ["death"]
+
+
+def test_39_sedna_collect_counts_only_the_crew_the_action_needs() -> None:
+    st = with_card(39, wood=2, sailors=3)
+    st.boxes[4 * st.tables.columns.index("carpenter") + 1] = 3  # 3 wood in the box
+    collects = takes(st, "collect_carpenter")
+    assert collects
+    for a in collects:
+        assert a.take is not None and a.crew is not None
+        assert sum(a.take) == min(3, sum(a.crew) - 1) and sum(a.crew) >= 2
+
+
+def test_39_sedna_vow_of_silence_takes_the_officer_plus_one_or_any_three() -> None:
+    st = with_card(39, sailors=3)
+    st.final_round = True
+    vows = takes(st, "vow_carpenter")
+    assert vows
+    for a in vows:
+        crew = a.crew or ()
+        assert (sum(crew) == 2 and crew[1]) or sum(crew) == 3
+
+
+def test_42_mahaha_asks_which_resource_when_several_are_left() -> None:
+    st = with_card(42, dynamite=1, wood=2, rifles=1, dogs=0)
+    st.apply(takes(st, "experiment")[0])
+    assert st.pending == "discard" and st.current_player == 0
+    st.apply(Action("discard", resource="rifles"))
+    assert (st.p(0, 9), st.p(0, 10)) == (1, 0)
+
+
+def test_41_amarok_food_needs_room_for_a_cabin_too() -> None:
+    """Build a Cabin is a carpenter action: Amarok (captain) leaves it alone."""
+    st = with_card(41, food=3, wood=2)
+    assert takes(st, "build_cabin")
+
+
+def test_37_a_held_inuk_cannot_build_a_shelter() -> None:
+    st = kit.game(2, 3, {**MYTHS, "modes": ["shelters"]})
+    for s in range(2):
+        kit.set_player(st, s, health=6, morale=6, food=30)
+    st.pv[F * 0 + PAWNS] = 1
+    kit.set_player(st, 0, inuit=1)
+    st.cr_deck.remove(37)
+    st.cr_deck.insert(0, 37)
+    card_setup(st, island_anchor(st))
+    kit.start_action_phase(st, leader=0)
+    assert takes(st, "build_shelter") == []
+
+
 def test_14_ritual_room_wards_39_to_43_not_44() -> None:
     for num in (39, 40, 41, 42, 43):
         st = with_card(num)
@@ -443,6 +509,32 @@ def test_terminal_shows_the_creature_and_the_curse() -> None:
     assert "curse" in text and "cylinder at health" in text
     a = takes(st, myths.CREATURE_SPACE)[0]
     assert "Visit the Shaman" in screen.describe(st, a)
+
+
+# ------------------------------------------------------------------ bots
+
+
+@pytest.mark.parametrize(
+    ("players", "options"),
+    [(3, MYTHS), (1, {**MYTHS, "scenario": "lost-expedition"})],
+    ids=["3p", "le"],
+)
+def test_every_bot_plays_whole_games_with_the_module(players: int, options: dict[str, Any]) -> None:
+    names = ["mcts", "greedy", "random"]
+    state = game.new_game(players, seed=players, options=options)
+    play_legal(state, [make_bot(names[i], seed=i, iterations=8) for i in range(players)])
+
+
+def test_bots_do_not_see_the_creature_deck_order() -> None:
+    """The creature deck resampled (with the other hidden cards): same choice."""
+    state = with_card(38)
+    seat = state.current_player
+    other = state.clone()
+    other.resample_hidden(987654321, seat=seat)
+    assert other.cr_deck != state.cr_deck and sorted(other.cr_deck) == sorted(state.cr_deck)
+    assert state.view(seat) == other.view(seat)
+    for name in ("greedy", "mcts"):
+        assert_same_choice(name, state, other)
 
 
 # ------------------------------------------------------------------ whole games
