@@ -29,6 +29,7 @@ from erebus.games.iceandsnow.events import (
     InuitHeld,
 )
 from erebus.games.iceandsnow.layout import INF, PAWNS, F
+from erebus.games.iceandsnow.spec import SPEC
 from erebus.games.iceandsnow.state import State
 from erebus.terminal import iceandsnow_screen as screen
 from iceandsnow.rulekit import resolve
@@ -477,6 +478,12 @@ def test_the_creature_deck_order_is_hidden_and_determinized() -> None:
         w.resample_hidden(seed, 0)
         worlds.add(tuple(w.cr_deck))
     assert len(worlds) > 1
+
+
+def test_a_revealed_creature_is_an_undo_barrier() -> None:
+    """The server does not let a player take back a move that revealed a creature."""
+    assert SPEC.reveals_hidden(CreatureRevealed(37, "Ijiraq"))
+    assert not SPEC.reveals_hidden(CreatureMoved("devon"))
 
 
 def test_json_round_trip_keeps_the_module_state() -> None:
