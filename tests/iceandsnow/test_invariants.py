@@ -138,7 +138,12 @@ def expected_cards(st: State) -> dict[str, Counter[Any]]:
     if scen.get("decks"):
         events = [int(x) for x in scen["decks"]["open"] + scen["decks"]["coastal"]]
     else:
-        events = [e.number for e in c.events.values() if opts["extra_events"] or not e.optional]
+        # Walking on Ice's deck is checked by test_module_walking_games.py
+        events = [
+            e.number
+            for e in c.events.values()
+            if (opts["extra_events"] or not e.optional) and e.deck != "walking"
+        ]
     out: dict[str, Counter[Any]] = {
         "hunting": Counter(hunting),
         "species": Counter(
@@ -167,7 +172,7 @@ def card_locations(st: State) -> dict[str, Counter[Any]]:
     if st.event_draw is not None:
         species.append(st.event_draw)
     events = st.ev_open + st.ev_coastal + st.ev_open_disc + st.ev_coastal_disc + st.ev_box
-    if st.event is not None:
+    if st.event is not None and st.content.events[st.event].deck != "walking":
         events.append(st.event)
     for num, field in ((9, CARD9), (17, CARD17)):
         held = sum(st.p(s, field) for s in range(st.n))
@@ -306,7 +311,8 @@ class Checker:
             for k in range(5):
                 used, inf = st.p(s, USED + k), st.p(s, INF + k)
                 assert used >= 0 and inf >= 0
-                assert used + inf + avail[k] == owned[k]
+                sick = st.sick[s] if st.sick and k == 3 else 0  # Walking on Ice's event 32
+                assert used + inf + avail[k] + sick == owned[k]
                 assert avail[k] >= 0, f"seat {s}: more {CREW_KINDS[k]} placed than owned"
             assert st.p(s, PAWNS) + st.p(s, HIRED) + held(st, s) == st.p(s, INUIT)
             inuit += st.p(s, PAWNS) + st.p(s, HIRED) + held(st, s)

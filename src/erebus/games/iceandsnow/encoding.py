@@ -33,7 +33,11 @@ observer, then clockwise); blocks in order:
   options during setup (one-hots);
 * ``myths`` — Inuit Myths (zeros without the module): creature cards in play
   (one bit per card), the creature token's region (one-hot), creature cards
-  left in the deck/8, and per seat slot a curse bit and held Inuit/5.
+  left in the deck/8, and per seat slot a curse bit and held Inuit/5;
+* ``walking`` — Walking on Ice (zeros without the module or before the ships are
+  abandoned): abandoned, walking events left in the deck/8, and per seat slot
+  maintenance/5, guilt/20, the sick sailor, event 36 held and cargo/14 (the food
+  cans are in the player table).
 
 Hidden information never enters: everything comes from ``view(seat)``.
 """
@@ -47,7 +51,7 @@ import numpy as np
 import numpy.typing as npt
 
 from erebus.games.iceandsnow.content import Content, default_content
-from erebus.games.iceandsnow.layout import F
+from erebus.games.iceandsnow.layout import CANS, DYN, RIFLES, WOOD, F
 
 MAX_ACTIONS = 4096
 MAX_SEATS = 4
@@ -115,6 +119,7 @@ class Encoder:
             "seats": MAX_SEATS * (F + len(self.upgrades) + 1 + len(self.investors)),
             "own": len(self.cartography) + len(self.investors) + len(self.cartography),
             "myths": len(self.creatures) + len(self.regions) + 1 + 2 * MAX_SEATS,
+            "walking": 2 + 5 * MAX_SEATS,
         }
         off = 0
         for name, n in blocks.items():
@@ -234,6 +239,8 @@ class Encoder:
                 out[o + self._k[i]] = 1
         if "curse" in v:
             self._encode_myths(v, rel, out)
+        if v.get("abandoned"):
+            self._encode_walking(v, rel, out)
         np.clip(out, -CLIP, CLIP, out=out)
         return out
 
@@ -252,6 +259,20 @@ class Encoder:
         for k, s in enumerate(rel):
             out[o + 2 * k] = float(v["curse"][s])
             out[o + 2 * k + 1] = v["held_inuit"][s] / 5
+
+    def _encode_walking(self, v: dict[str, Any], rel: list[int], out: Observation) -> None:
+        """The ``walking`` block (Walking on Ice, after the ships are abandoned)."""
+        o, _ = self.layout["walking"]
+        out[o] = 1
+        out[o + 1] = int(v["walk_deck"]) / 8
+        o += 2
+        pv = v["pv"]
+        for k, s in enumerate(rel):
+            b = s * F
+            cargo = pv[b + DYN] + pv[b + WOOD] + pv[b + RIFLES] + pv[b + CANS] + v["sick"][s]
+            row = (v["maint"][s] / 5, v["guilt"][s] / 20, v["sick"][s], v["customs"][s] == 2)
+            out[o + 5 * k : o + 5 * k + 4] = [float(x) for x in row]
+            out[o + 5 * k + 4] = cargo / 14
 
 
 _ENCODERS: dict[int, Encoder] = {}

@@ -20,7 +20,7 @@ PASSING = ("voluntary", "forced")
 MODULES = ("walking_on_ice", "inuit_myths", "legendary_expeditions")
 # The modules whose rules the engine plays.  A module's helper adds it here when
 # its rules land; until then asking for it is refused as "not implemented yet".
-IMPLEMENTED_MODULES: frozenset[str] = frozenset({"inuit_myths"})
+IMPLEMENTED_MODULES: frozenset[str] = frozenset({"inuit_myths", "walking_on_ice"})
 # Modules that cannot be combined with a solo scenario (seed l. 939: Walking on
 # Ice "with other modules that are not solo scenarios"; l. 1166/1215: the other
 # two "including the solo scenarios").
@@ -34,6 +34,14 @@ MODULE_OPTIONS: dict[str, dict[str, tuple[str, ...]]] = {
         "curse_check": ("with_health", "attrition"),
         # which board actions "need 1 captain/carpenter/scientist" (M2)
         "creature_officer": ("listed", "only"),
+    },
+    "walking_on_ice": {
+        # a forced abandonment: every player's fuel below 4, or any player's (W1)
+        "walking_forced": ("all", "any"),
+        # the walking event before the crossing type's effects, or after (W2)
+        "walking_order": ("event_first", "crossing_first"),
+        # the leader's PP at the new final anchor: none, or the lower final value (W3)
+        "walking_final_pp": ("none", "lowest"),
     },
 }
 _OWNER = {key: m for m, opts in MODULE_OPTIONS.items() for key in opts}

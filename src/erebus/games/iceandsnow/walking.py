@@ -111,7 +111,8 @@ class WalkingState(State):
         if not self.may_abandon():
             return
         below = int(wr.data(self).abandon["forced_below_fuel"])
-        if all(self.p(s, FUEL) < below for s in range(self.n)):
+        short = [self.p(s, FUEL) < below for s in range(self.n)]
+        if any(short) if self.options["walking_forced"] == "any" else all(short):
             self._abandon("forced", ev)
         else:
             self.decisions.append(["abandon", self.leader])
@@ -221,9 +222,15 @@ class WalkingState(State):
             if not self.over:
                 self.step = "final"
             return
+        self.step = "mapevent"
+        if self.options["walking_order"] == "event_first":
+            self._walking_event(ev)
+        else:
+            self._crossing_effects(ev)
+
+    def _walking_event(self, ev: list[Event]) -> None:
         num = self._walk_draw()
         self.event = num
-        self.step = "mapevent"
         if num is not None:
             self._reveal_event(num, ev)
 
@@ -238,9 +245,23 @@ class WalkingState(State):
         if not self.abandoned:
             super()._step_mapevent(ev)
             return
-        self._crossing_effects(ev)
-        if not self.over:
-            self.step = "cards"
+        self.step = "cards"
+        if self.options["walking_order"] == "event_first":
+            self._crossing_effects(ev)
+        else:
+            self._walking_event(ev)
+
+    def _step_final(self, ev: list[Event]) -> None:
+        """At the module's new final anchor the leader gains no final-anchor PP
+        (option ``walking_final_pp``: the lower of the passage's two values)."""
+        if self.abandoned and self._t.anchors[self.fleet].walking_final:
+            if self.options["walking_final_pp"] == "lowest":
+                pp = min(int(x) for x in self.rules["final_pp"])
+                self._score(self.leader, pp, "final anchor point", ev)
+            if not self.over:
+                self._finish(ev)
+            return
+        super()._step_final(ev)
 
     def _crossing_effects(self, ev: list[Event]) -> None:
         """Walk: every player feeds their crew.  Forced March: also the leader maps
