@@ -668,3 +668,17 @@ def test_the_rl_observation_holds_the_sled_board() -> None:
     assert obs[o] == 1 and obs[o + 1] == 1.0  # abandoned, 8 walking events left
     assert obs[o + 2 + 5] == pytest.approx(2 / 5) and obs[o + 2 + 6] == pytest.approx(4 / 20)
     assert obs.shape == (enc.size,)
+
+
+def test_the_terminal_shows_the_sled_board_guilt_and_cans() -> None:
+    from erebus.terminal.iceandsnow_screen import describe, render_text
+
+    st = abandoned(sled=2)
+    st.guilt[:] = [3, 0]
+    text = render_text(st, seat=0, names=["Ann", "Bob"])
+    assert "maintenance 2 (food ≤ 24)" in text and "cargo" in text
+    assert " cans    5" in text and " guilt   3" in text
+    assert "Tin refining" in text and "Experiment" not in text
+    assert "walking events 8" in text
+    assert describe(st, Action("voyage", voyage="march")).startswith("forced march")
+    assert describe(st, YES).startswith("abandon the ships")

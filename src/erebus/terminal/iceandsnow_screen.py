@@ -1090,7 +1090,7 @@ _CATEGORIES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Mapping", ("mapping",)),
     ("Final-round actions", ("trace the map", "document", "laboratory", "vow")),
     ("Track overflow", ("health overflow", "morale overflow")),
-    ("Hardship", ("death", "dog eaten", "sailor lost", "missing food")),
+    ("Hardship", ("death", "dog eaten", "sailor lost", "missing food", "sick sailor")),
     ("Final anchor", ("final anchor",)),
     ("Species majority", ("species majority",)),
     ("Species cards", ("species cards",)),
@@ -1100,6 +1100,7 @@ _CATEGORIES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Investor", ("investor",)),
     ("Cartography", ("cartography",)),
     ("Shelter majority", ("shelter majority",)),
+    ("Guilt", ("guilt",)),  # Walking on Ice's end penalty
 )
 
 

@@ -66,6 +66,11 @@ Files and their shapes (``validate.problems`` checks them at load):
     Every other number the rules give, collected so that a house rule is a data
     change: start resources by player count, hunting cards per round, PP of the
     actions, food shortage values, majority tables, fuel costs.
+
+``walking.json`` (Walking on Ice, optional)
+    The module's map sections, route types, sled board, cans, tiles, walking
+    events 29–36 and upgrades 12–13; its shape and checks are in
+    :mod:`~erebus.games.iceandsnow.walking_data` (``Content.walking``).
 """
 
 from __future__ import annotations
