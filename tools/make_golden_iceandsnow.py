@@ -57,6 +57,10 @@ GAMES: dict[str, tuple[int, int, dict[str, Any], int]] = {
     "solo-magnetic-north-pole": (1, 4, {"scenario": "magnetic-north-pole"}, 4),
     "2p-all-modes": (2, 41, FULL, 41),
     "4p-base": (4, 7, {}, 7),
+    # Inuit Myths (§9.2): 4 creatures, curses for all, the passage completed
+    "3p-inuit-myths": (3, 20, {"modules": ["inuit_myths"], "modes": ["survival"]}, 20),
+    # Walking on Ice (§9.1): the ships abandoned voluntarily, the game ends on foot
+    "2p-walking-on-ice": (2, 8, {"modules": ["walking_on_ice"]}, 8),
 }
 NOTABLE = (
     "CabinBuilt",
@@ -67,6 +71,8 @@ NOTABLE = (
     "RegionMapped",
     "CompassDrawn",
     "ScenarioProgress",
+    "CreatureRevealed",
+    "ShipsAbandoned",
 )
 
 

@@ -38,6 +38,8 @@ def test_golden_files_exist() -> None:
     scenarios = {r["options"].get("scenario") for r in records}
     assert {"lost-expedition", "magnetic-north-pole", None} <= scenarios
     assert any(r["options"].get("modes") for r in records), "one game must use the modes"
+    modules = {m for r in records for m in r["options"].get("modules", [])}
+    assert "inuit_myths" in modules, "one game must play the Inuit Myths module"
 
 
 @pytest.mark.parametrize("path", FILES, ids=GOLDEN.ids)

@@ -124,6 +124,15 @@ EVENT_EFFECTS = {
     26: "this round Ice fishing counts twice (three times with a shelter)",
     27: "each player with 3 or fewer rifles puts 1 crew in the infirmary",
     28: "walrus hunting cards are discarded this round",
+    # Walking on Ice's walking events (§9.1)
+    29: "each player: food −2 (no shortage) and discards 1 resource",
+    30: "action (2 crew): 2 wood, 2 food cans",
+    31: "action (1 crew, pay 1 wood): maintenance, health and morale +1",
+    32: "each player carries a sick sailor on the sled (cargo, fed, never placed)",
+    33: "action (2 crew): food +6, 2 food cans",
+    34: "each player puts 2 crew (not Inuit) in the infirmary",
+    35: "each player discards 1 rifle",
+    36: "action (1 crew): keep the card; morale +1 with every scientist action",
 }
 
 _PHASES = {
@@ -246,6 +255,43 @@ def event_card_label(state: State, number: int) -> str:
     return f"#{number} {name}: {EVENT_EFFECTS.get(number, '')}".rstrip(": ")
 
 
+_COSTS = {
+    "extra_crew": "+{count} crew (not counted)",
+    "lower_food": "food −{amount}",
+    "pay_any_resource": "pay {count} resource(s)",
+}
+
+
+def creature_label(state: State, number: int) -> str:
+    """An Inuit creature card (§9.2) in words: its name and what it does, from its data."""
+    card = state.content.creatures.get(number)
+    if card is None:
+        return f"#{number}"
+    bits: list[str] = []
+    if "hold_inuit" in card.reveal:
+        bits.append("holds every Inuk")
+    if "curse" in card.reveal:
+        bits.append("curses every player")
+    if card.action is not None:
+        bits.append(f"action {card.action.name} ({'/'.join(map(str, card.action.crew))} crew)")
+    x = card.extra
+    if x is not None:
+        who = f"{x.officer} actions" if x.officer else f"actions of ≤{x.crew_at_most} crew"
+        p = x.params
+        if x.cost == "pay_or_own":
+            ((pay, k),) = p["pay"].items()
+            ((own, m),) = p["own"].items()
+            cost = f"pay {k} {pay} or own {m} {own}"
+        elif x.cost == "lower_track":
+            cost = f"{p['track']} −{p['amount']}" + (" (Death only)" if p["death_only"] else "")
+        else:
+            cost = _COSTS.get(x.cost, x.cost).format(**p)
+        bits.append(f"{who}: {cost}")
+    if card.warded_by:
+        bits.append("Ritual Room wards")
+    return f"#{number} {card.name}: " + "; ".join(bits)
+
+
 def describe(state: State, action: Action, brief: bool = False) -> str:
     """An action in words (what it costs and gives), for menus and logs.
 
@@ -277,11 +323,28 @@ def describe(state: State, action: Action, brief: bool = False) -> str:
         star = " ★" if a and a.blue else ""
         final = f" ⚑ {a.final_pp} PP" if a and a.final_pp else ""
         verb = "sail to" if k == "destination" else "compass: go to"
+        if k == "destination" and state.options["modules"] and getattr(state, "abandoned", None):
+            verb = "cross to"
+        if a and a.walking_final:
+            final = f" ⚑ new final anchor (guilt ×{a.guilt})"
         return f"{verb} {anchor_name(c, action.to)}{region}{star}{final}{extra}"
     if k == "section":
         return f"map section side {action.side}"
     if k == "voyage":
-        return f"{action.voyage} voyage"
+        crossing = {
+            "walk": "walk (feed the crew)",
+            "march": "forced march (feed, map, maintenance −1)",
+        }
+        return crossing.get(str(action.voyage), f"{action.voyage} voyage")
+    if k == "abandon":
+        return "abandon the ships (go on foot)" if action.use else "stay on the ships"
+    if k == "drop_upgrade" and action.tile is not None:
+        u = c.upgrades.get(action.tile)
+        return f"return upgrade {action.tile} {u.name if u else ''} to the box".replace("  ", " ")
+    if k == "open_can":
+        return "open a food can: food +5, health −1"
+    if k == "release_sailor":
+        return "let the sick sailor die (−5 PP)"
     if k == "mast" and action.card:
         return f"mast: reveal event {event_card_label(state, int(action.card))}"
     if k == "boiler":
@@ -298,7 +361,11 @@ def describe(state: State, action: Action, brief: bool = False) -> str:
         return str(action)
     parts = [space_label(state, action.space)]
     sp = action.space
-    if action.card:
+    if sp == "creature" and action.card:
+        cr = c.creatures.get(int(action.card))
+        name = cr.action.name if cr and cr.action else "creature action"
+        parts[0] = f"{name} (creature #{action.card})"
+    elif action.card:
         parts.append(card_label(state, action.card))
     if action.tile is not None:
         u = c.upgrades.get(action.tile)
@@ -307,8 +374,11 @@ def describe(state: State, action: Action, brief: bool = False) -> str:
         # What the log will say: the cabin's own PP plus the PP for the food (§3.4).
         per = int(state.rules.get("cabin_food_per_pp", 1)) or 1
         cabin = int(state.rules.get("cabin_pp", 0)) if sp == "build_cabin" else 0
-        pp = cabin + action.food // per
+        canned = (action.cans or 0) * (int(c.walking.cans["cabin_food"]) if c.walking else 0)
+        pp = cabin + (action.food + canned) // per
         parts.append(f"food −{action.food} (+{pp} PP)" if action.food else f"no food (+{pp} PP)")
+        if action.cans:
+            parts.append(f"{action.cans} food can{'s' if action.cans > 1 else ''} (5 food each)")
     if action.resource:
         parts.append(f"give 1 {one(action.resource)}")
     if action.take is not None:
@@ -561,10 +631,12 @@ def board_panel(
     final = v["final_round"] and not v["final_voyage"]
     scen = state.scen() if state.scenario else {}
     blocked = set(scen.get("blocked_spaces", ()))
+    # Walking on Ice: the tiles beside the board / the spaces they cover are not shown
+    hidden = set(state.blocked_spaces()) - blocked
     survival = "survival" in v["options"]["modes"]
     cols: dict[str, list[Text]] = {c: [] for c in COLUMNS}
     for i, sp in enumerate(t.spaces):
-        if sp.final and not final:
+        if (sp.final and not final) or sp.id in hidden:
             continue
         line = Text()
         label = space_label(state, sp.id)
@@ -678,15 +750,30 @@ def cards_panel(
     s = Text("Species: ", Style(bold=True))
     s.append(" · ".join(card_label(state, c) for c in v["sp_rev"]) or "none", Style())
     lines.append(s)
+    events = (
+        f"walking events {v['walk_deck']}"
+        if v.get("abandoned")
+        else f"events open sea {v['ev_open']} / coastal {v['ev_coastal']}"
+    )
     decks = Text(
-        f"Decks: hunting {v['hu_deck']}, species {v['sp_deck']}, events open sea "
-        f"{v['ev_open']} / coastal {v['ev_coastal']} · Inuit pool {v['inuit_pool']}",
+        f"Decks: hunting {v['hu_deck']}, species {v['sp_deck']}, {events} "
+        f"· Inuit pool {v['inuit_pool']}",
         DIM,
     )
     if v["discovered"]:
         found = ", ".join(species_name(state, x) for x in v["discovered"])
         decks.append(f" · species discovered: {found}", DIM)
     lines.append(decks)
+    if "curse" in v:  # Inuit Myths
+        cr = Text("Creatures: ", Style(bold=True))
+        at = v["creature_at"]
+        cr.append(f"token {'on ' + region_name(state.content, at) if at else 'beside the map'}")
+        cr.append(f" · deck {v['cr_deck']}", DIM)
+        lines.append(cr)
+        for num in v["cr_active"]:
+            lines.append(
+                Text(f"  in play {creature_label(state, int(num))}", Style(color="#d0a0f0"))
+            )
     return Panel(Group(*lines), title="Cards", title_align="left", border_style="#6a8a6a")
 
 
@@ -741,8 +828,19 @@ def player_rows(state: State, s: int, v: dict[str, Any], viewer: int | None) -> 
     row("health", hz, WARN if " " in hz else None)
     mz = _zone(state, "morale", p["morale"])
     row("morale", mz, WARN if " " in mz else None)
-    fb = _fuel_band(state, p["fuel"])
-    row("fuel", fb, WARN if "discard" in fb else None)
+    if p.get("abandoned"):  # Walking on Ice: the sled board replaces the ship board
+        row("sled bd", f"maintenance {p['maintenance']} (food ≤ {p['food_cap']})")
+        over = p["cargo"] > p["cargo_cap"]
+        row(" cargo", f"{p['cargo']}/{p['cargo_cap']}", WARN if over else None)
+        row(" cans", str(p["cans"]))
+        row(" guilt", str(p["guilt"]), WARN if p["guilt"] else None)
+        if p["sick_sailor"]:
+            row(" sick", "1 sailor carried on the sled (fed, never placed)", WARN)
+        if p["inuit_customs"]:
+            row(" #36", "morale +1 with every scientist action")
+    else:
+        fb = _fuel_band(state, p["fuel"])
+        row("fuel", fb, WARN if "discard" in fb else None)
     row("sled", f"{p['sled']}  dogs {p['dogs']}")
     row("Inuit", f"track {p['inuit']}" + (f" (+{pv[b + HIRED]} boarding)" if pv[b + HIRED] else ""))
     row("towing", f"{p['towing']:+d}")
@@ -757,6 +855,12 @@ def player_rows(state: State, s: int, v: dict[str, Any], viewer: int | None) -> 
         row(" sick", crew_words(inf, True), WARN)
     if pv[b + RESCUED]:
         row(" rescued", f"{pv[b + RESCUED]} survivors (fed)")
+    if p.get("curse"):
+        space = max(0, p["health"] - 1)
+        eff = c.health.effects.get(space)
+        row("curse", f"cylinder at health {space}" + (f" {eff.upper()}" if eff else ""), WARN)
+    if p.get("held_inuit"):
+        row(" held", f"{p['held_inuit']} Inuit on the creature card", WARN)
     ups = [f"{u} {c.upgrades[u].name}" if u in c.upgrades else str(u) for u in p["upgrades"]]
     row("upgrades", ", ".join(ups) or "none")
     extra = f", shelters {pv[b + SHELTERS]}" if "shelters" in v["options"]["modes"] else ""
@@ -986,7 +1090,7 @@ _CATEGORIES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Mapping", ("mapping",)),
     ("Final-round actions", ("trace the map", "document", "laboratory", "vow")),
     ("Track overflow", ("health overflow", "morale overflow")),
-    ("Hardship", ("death", "dog eaten", "sailor lost", "missing food")),
+    ("Hardship", ("death", "dog eaten", "sailor lost", "missing food", "sick sailor")),
     ("Final anchor", ("final anchor",)),
     ("Species majority", ("species majority",)),
     ("Species cards", ("species cards",)),
@@ -996,6 +1100,7 @@ _CATEGORIES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Investor", ("investor",)),
     ("Cartography", ("cartography",)),
     ("Shelter majority", ("shelter majority",)),
+    ("Guilt", ("guilt",)),  # Walking on Ice's end penalty
 )
 
 

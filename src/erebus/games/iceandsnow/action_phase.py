@@ -17,6 +17,7 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from erebus.core.events import Event
+from erebus.games.iceandsnow import myths, walking_rules
 from erebus.games.iceandsnow.actions import Action, Crew, Take, compositions
 from erebus.games.iceandsnow.content import RESOURCES, Space
 from erebus.games.iceandsnow.events import (
@@ -31,6 +32,7 @@ from erebus.games.iceandsnow.events import (
 from erebus.games.iceandsnow.layout import (
     BRIDGE,
     CABINS,
+    CANS,
     DOGS,
     DYN,
     EXPLORES,
@@ -204,7 +206,7 @@ def _block(
     if hit is not None:
         return hit
     block: tuple[Action, ...] = tuple(
-        _new(Action, ("take", c, sid, None, None, None, None, r, crew, t, f, v, proxy, d))
+        _new(Action, ("take", c, sid, None, None, None, None, r, crew, t, f, v, proxy, d, None))
         for crew, proxy in opts
         for c, r, t, f, v, d in suffixes
     )
@@ -221,18 +223,21 @@ def _collect_block(
     okey: tuple[object, ...],
     box: Take,
     deposits: tuple[str | None, ...],
+    uncounted: int = 0,
 ) -> tuple[Action, ...]:
-    """Collect: every crew, then every take vector of ``min(crew, contents)``."""
-    key = (sid, okey, box, deposits)
+    """Collect: every crew, then every take vector of ``min(crew, contents)``
+    (``uncounted`` crew — a creature's extra crew — do not collect)."""
+    key = (sid, okey, box, deposits, uncounted)
     hit = _BLOCKS.get(key)
     if hit is not None:
         return hit
     block = tuple(
         _new(
-            Action, ("take", None, sid, None, None, None, None, None, crew, None, None, v, proxy, d)
+            Action,
+            ("take", None, sid, None, None, None, None, None, crew, None, None, v, proxy, d, None),
         )
         for crew, proxy in opts
-        for v in take_vectors(box, sum(crew))
+        for v in take_vectors(box, sum(crew) - uncounted)
         for d in deposits
     )
     if len(block) <= _BLOCK_MAX_LEN:
@@ -258,7 +263,7 @@ def take_actions(st: State, seat: int) -> list[Action]:
     res = (pv[b + DYN], pv[b + WOOD], pv[b + RIFLES], pv[b + DOGS])
     out: list[Action] = []
     scen = st.scen()
-    blocked = scen.get("blocked_spaces", ())
+    blocked = st.blocked_spaces()
     replaced = scen.get("replaced_spaces", {})
     final = st.is_final_round
     survival = st.mode("survival")
@@ -272,6 +277,8 @@ def take_actions(st: State, seat: int) -> list[Action]:
     # the deposits possible with nothing paid nor kept (most spaces)
     deps0 = tuple(r for r, k in zip(RESOURCES, res, strict=True) if k >= 1)
     deps0_sfx = _plain_suffixes(deps0)
+    # Inuit Myths: creatures in play may ask more of an action (§9.2)
+    sedna = bool(st.cr_active) and any(x.cost == "extra_crew" for x in myths.extras(st, seat))
 
     def deposits(paid: tuple[int, ...], keep: tuple[int, ...]) -> tuple[str | None, ...]:
         return tuple(
@@ -293,8 +300,12 @@ def take_actions(st: State, seat: int) -> list[Action]:
         plain: tuple[str | None, ...] = deps0 if due else (None,)
         plain_sfx = deps0_sfx if due else _PLAIN
         need = sp.need
-        okey: tuple[object, ...] = (avail, need, sp.totals, proxies)
-        opts = crew_options(avail, need, sp.totals, proxies)
+        totals = sp.totals
+        more = myths.extra_crew(st, seat, sp) if sedna else 0
+        if more:
+            totals = myths.plus_totals(totals, more)
+        okey: tuple[object, ...] = (avail, need, totals, proxies)
+        opts = crew_options(avail, need, totals, proxies)
         suffixes: tuple[Suffix, ...]
         if kind == "lead":
             if seat == st.leader and pv[b + TURNS] == 0:
@@ -321,19 +332,23 @@ def take_actions(st: State, seat: int) -> list[Action]:
             suffixes = tuple(
                 (None, None, None, f, None, d) for f in range(pv[b + FOOD] + 1) for d in deps
             )
+            if pv[b + CANS]:  # Walking on Ice: food cans count as 5 food lowered each
+                out += _block(sid, opts, okey, suffixes)
+                out += _cabin_with_cans(sid, opts, pv[b + FOOD], pv[b + CANS], deps)
+                continue
         elif kind == "improve_sled":
             if res[1] < sp.wood or pv[b + SLED] >= int(content.tracks["sled"]["max"]):
                 continue
             suffixes = _plain_suffixes(deposits((0, sp.wood, 0, 0), _NO_PAY)) if due else _PLAIN
         elif kind == "upgrade_ship":
-            if len(upgrades) >= int(st.rules["limits"]["upgrade_spaces"]):
+            if len(upgrades) >= st.upgrade_space_limit():
                 continue
             tiles: list[Suffix] = []
             for num, u in sorted(content.upgrades.items()):
                 if (
-                    st.upg_left[num] > 0
+                    st.upgrade_in_game(num)
+                    and st.upg_left[num] > 0
                     and num not in upgrades
-                    and st.upgrade_in_game(num)
                     and res[1] >= u.cost
                 ):
                     deps = deposits((0, u.cost, 0, 0), _NO_PAY) if due else plain
@@ -370,6 +385,10 @@ def take_actions(st: State, seat: int) -> list[Action]:
                     tuple((cid, None, None, None, None, d) for d in deps),
                 )
             continue
+        elif kind == "tin_refining":  # Walking on Ice's tile over Experiment
+            if pv[b + CANS] < sp.cans:
+                continue
+            suffixes = plain_sfx
         elif kind == "experiment":
             if res[1] < sp.wood:
                 continue
@@ -390,12 +409,19 @@ def take_actions(st: State, seat: int) -> list[Action]:
             box: Take = tuple(st.boxes[4 * ci : 4 * ci + 4])  # type: ignore[assignment]
             if box == _NO_PAY:
                 continue
-            out += _collect_block(sid, opts, okey, box, plain)
+            out += _collect_block(sid, opts, okey, box, plain, more)
             continue
         elif kind.startswith("vow"):
             officer = need[0] if need else "captain"
             opts = vow_options(avail, officer, proxies)
             okey = (avail, officer, proxies, "vow")
+            if more:  # the officer + ``more``, or any 2 + ``more``
+                opts = tuple(
+                    (c, p)
+                    for c, p in crew_options(avail, (), (1 + more, 2 + more), ())
+                    if sum(c) == 2 + more or c[ROLE_INDEX[officer]]
+                )
+                okey = (*okey, more)
             suffixes = plain_sfx
         else:  # ice_fishing, trace_map, document_methods, lab_research
             suffixes = plain_sfx
@@ -412,7 +438,7 @@ def take_actions(st: State, seat: int) -> list[Action]:
             (avail, SHELTER_NEED, SHELTER_TOTALS, ()),
             _PLAIN,
         )
-    if st.event is not None and st.event_takeable():
+    if st.event is not None and st.event_takeable(seat):
         totals = tuple(content.events[st.event].crew)
         out += _block(
             EVENT_SPACE,
@@ -420,10 +446,31 @@ def take_actions(st: State, seat: int) -> list[Action]:
             (avail, (), totals, ()),
             _PLAIN,
         )
+    if st.cr_active:
+        out += myths.creature_takes(st, seat, avail)
+        out = myths.filter_takes(st, seat, out)
     return out
 
 
 _PLAIN: tuple[Suffix, ...] = ((None, None, None, None, None, None),)
+
+
+def _cabin_with_cans(
+    sid: str,
+    opts: tuple[tuple[Crew, str | None], ...],
+    food: int,
+    cans: int,
+    deposits: tuple[str | None, ...],
+) -> list[Action]:
+    """Build a Cabin discarding 1..``cans`` food cans (Walking on Ice, §9.1) with any
+    food lowered besides: every crew, then cans, food and deposit."""
+    return [
+        Action("take", space=sid, crew=crew, food=f, proxy=proxy, deposit=d, cans=k)
+        for crew, proxy in opts
+        for k in range(1, cans + 1)
+        for f in range(food + 1)
+        for d in deposits
+    ]
 
 
 @cache
@@ -449,7 +496,7 @@ def why_not(st: State, a: Action) -> str:
         return f"{a} is not possible now: you must {st.expecting()}"
     sid = a.space
     spaces = st.tables.space_index
-    if sid not in spaces and sid not in (EVENT_SPACE, SHELTER_SPACE):
+    if sid not in spaces and sid not in (EVENT_SPACE, SHELTER_SPACE, myths.CREATURE_SPACE):
         return f"there is no action space {sid!r}"
     if sid in spaces:
         i = spaces[sid]
@@ -480,6 +527,13 @@ def apply_take(st: State, seat: int, a: Action, ev: list[Event]) -> None:
     ev.append(CrewPlaced(seat, a.space, a.crew))
     st.stands.append([a.space, seat, *a.crew])
     sid = a.space
+    if st.cr_active:
+        myths.pay_extras(st, seat, a, ev)
+        if st.over:
+            return
+        if sid == myths.CREATURE_SPACE:
+            myths.apply_creature_take(st, seat, a, ev)
+            return
     if sid == SHELTER_SPACE:
         pv[b + SHELTERS] += 1
         st.shelters_at.append([st.fleet, seat])
@@ -500,6 +554,8 @@ def apply_take(st: State, seat: int, a: Action, ev: list[Event]) -> None:
     kind = st.scen().get("replaced_spaces", {}).get(sid, sid)
     r = st.rules
     total = sum(a.crew)
+    if st.cr_active:
+        total -= myths.extra_crew(st, seat, sp)  # Sedna's extra crew does not count
     if kind == "lead":
         st.lead_taker = seat
     elif kind == "explore":
@@ -521,11 +577,18 @@ def apply_take(st: State, seat: int, a: Action, ev: list[Event]) -> None:
         st._gain(seat, "wood", -sp.wood, "build a cabin", ev)
         pv[b + CABINS] += 1
         st.cabins_at.append([st.fleet, seat])
-        ev.append(CabinBuilt(seat, st.fleet, a.food))
+        lowered = a.food
+        if a.cans:  # Walking on Ice: each can counts as 5 food lowered, no health lost
+            st._gain(seat, "cans", -a.cans, "build a cabin", ev)
+            walking = st.content.walking
+            assert walking is not None
+            lowered += a.cans * int(walking.cans["cabin_food"])
+        ev.append(CabinBuilt(seat, st.fleet, lowered))
         st._score(seat, int(r["cabin_pp"]), "cabin", ev)
         if a.food:
             st._gain(seat, "food", -a.food, "cabin", ev)
-            st._score(seat, a.food // int(r["cabin_food_per_pp"]), "cabin food", ev)
+        if lowered:
+            st._score(seat, lowered // int(r["cabin_food_per_pp"]), "cabin food", ev)
         st.mnp_cabin = max(st.mnp_cabin, a.food)
         if st.scenario == "lost-expedition" and not st.le_found:
             obj = st.scen().get("objective", {})
@@ -545,7 +608,7 @@ def apply_take(st: State, seat: int, a: Action, ev: list[Event]) -> None:
         st.upg_left[a.tile] -= 1
         slot = len(st.upgrades[seat]) - 1
         ev.append(UpgradeBuilt(seat, a.tile, slot + 1))
-        bonuses = st.content.tracks.get("upgrade_spaces", [])
+        bonuses = st.upgrade_space_bonuses()
         if slot < len(bonuses):
             for what, v in sorted(bonuses[slot].items()):
                 st._gain(seat, what, int(v), "upgrade space", ev)
@@ -614,6 +677,8 @@ def apply_take(st: State, seat: int, a: Action, ev: list[Event]) -> None:
         )
     elif kind == "lab_research":
         st._score(seat, int(r["lab_research_pp"]), "laboratory research", ev)
+    elif kind in walking_rules.TILE_KINDS:
+        walking_rules.apply_tile(st, seat, kind, total, ev)
     elif kind.startswith("vow"):
         res = sp.resource or "dynamite"
         st._score(seat, st.p(seat, RES[res]) * int(r["vow_pp_per_resource"]), "vow of silence", ev)

@@ -20,6 +20,14 @@ pawn: ``crew`` is ``(captain, carpenter, scientist, sailors, inuit)``.
 | compass | ``{"type": "compass", "to": "CE-A-3"}`` or ``"to": null`` | event 25: the new anchor, or decline |
 | take | ``{"type": "take", "space": "hunt", "crew": {...}, "card": "H12", ...}`` | an action of the action phase |
 | pass | ``{"type": "pass"}`` | out of the action phase for this round |
+| abandon | ``{"type": "abandon", "use": true}`` | Walking on Ice: the leader abandons the ships (or not) at the end of the leader check |
+| drop_upgrade | ``{"type": "drop_upgrade", "tile": 3}`` | abandoning ship with 4 upgrade tiles: the one returned to the box |
+| open_can | ``{"type": "open_can"}`` | after abandoning ship, on your Action-phase turn: food +5, health −1 (no turn used) |
+| release_sailor | ``{"type": "release_sailor"}`` | event 32: let the sick sailor die (−5 PP; no turn used) |
+
+After abandoning ship ``voyage`` is ``"walk"`` or ``"march"`` (Forced March), a
+``discard`` (also ``cargo``: over the sled's cargo) may name ``"cans"``, and Build a
+Cabin's ``take`` may carry ``cans`` (food cans counted as 5 food lowered each).
 
 ``take`` fields: ``space`` (a board space id, ``"build_shelter"``, or
 ``"event"`` for the current action event card), ``crew`` (the pawns placed:
@@ -56,8 +64,15 @@ KINDS = (
     "compass",
     "take",
     "pass",
+    "abandon",
+    "drop_upgrade",
+    "open_can",
+    "release_sailor",
 )
-VOYAGES = ("coastal", "open")
+#: Voyage types, and Walking on Ice's crossing types after abandoning the ships (§9.1).
+VOYAGES = ("coastal", "open", "walk", "march")
+#: What a ``discard`` may name: the resources, and food cans after abandoning ship.
+DISCARDABLE = (*RESOURCES, "cans")
 SIDES = ("A", "B")
 #: Collect may also return dogs put in a warehouse.
 TAKEABLE = RESOURCES
@@ -77,8 +92,15 @@ _FIELDS = {
     "infirmary": ("crew",),
     "eat": ("card",),
     "compass": ("to",),
-    "take": ("space", "crew", "card", "tile", "food", "resource", "take", "proxy", "deposit"),
+    "take": (
+        *("space", "crew", "card", "tile", "food", "resource", "take", "proxy", "deposit"),
+        "cans",
+    ),
     "pass": (),
+    "abandon": ("use",),
+    "drop_upgrade": ("tile",),
+    "open_can": (),
+    "release_sailor": (),
 }
 #: Fields that must be present: all of a kind's fields, except ``take``'s optional ones.
 _REQUIRED = {**_FIELDS, "take": ("space", "crew")}
@@ -128,6 +150,7 @@ class Action(NamedTuple):
     take: Take | None = None
     proxy: str | None = None
     deposit: str | None = None
+    cans: int | None = None
 
     # -- wire format -----------------------------------------------------------
 
@@ -177,7 +200,9 @@ class Action(NamedTuple):
                 if not isinstance(v, bool):
                     raise ValueError(f"{what} must be true or false")
                 kw[name] = v
-            elif name in ("resource", "deposit"):
+            elif name == "resource":
+                kw[name] = get_str(d, name, f"action {kind!r}", DISCARDABLE)
+            elif name == "deposit":
                 kw[name] = get_str(d, name, f"action {kind!r}", RESOURCES)
             elif name == "proxy":
                 kw[name] = get_str(d, name, f"action {kind!r}", ROLES)
@@ -185,7 +210,7 @@ class Action(NamedTuple):
                 kw[name] = crew_from_json(v)
             elif name == "take":
                 kw[name] = take_from_json(v)
-            elif name in ("tile", "food"):
+            elif name in ("tile", "food", "cans"):
                 kw[name] = _count(v, what)
         return Action(kind, **kw)
 

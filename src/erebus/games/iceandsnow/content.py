@@ -66,6 +66,11 @@ Files and their shapes (``validate.problems`` checks them at load):
     Every other number the rules give, collected so that a house rule is a data
     change: start resources by player count, hunting cards per round, PP of the
     actions, food shortage values, majority tables, fuel costs.
+
+``walking.json`` (Walking on Ice, optional)
+    The module's map sections, route types, sled board, cans, tiles, walking
+    events 29–36 and upgrades 12–13; its shape and checks are in
+    :mod:`~erebus.games.iceandsnow.walking_data` (``Content.walking``).
 """
 
 from __future__ import annotations
@@ -75,6 +80,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from erebus.games.iceandsnow.creatures import CreatureCard, creature_problems, parse_creatures
 from erebus.games.iceandsnow.effects import CardEffect, effect_problems, parse_effect
 from erebus.games.iceandsnow.model import (
     CREW_KINDS,
@@ -97,6 +103,7 @@ from erebus.games.iceandsnow.model import (
     Warehouse,
 )
 from erebus.games.iceandsnow.validate import check_content
+from erebus.games.iceandsnow.walking_data import parse_walking
 
 __all__ = [
     "CREW_KINDS",
@@ -123,7 +130,7 @@ __all__ = [
     "read_data",
 ]
 
-DATA_FILES = ("map", "board", "tracks", "cards", "scenarios", "rules")
+DATA_FILES = ("map", "board", "tracks", "cards", "scenarios", "rules", "myths", "walking")
 
 
 def _anchor(d: dict[str, Any]) -> Anchor:
@@ -180,6 +187,7 @@ def parse_content(raw: dict[str, Any]) -> Content:
 
 def _parse(raw: dict[str, Any]) -> Content:
     m, b, t, c = raw["map"], raw["board"], raw["tracks"], raw["cards"]
+    myths: dict[str, Any] = raw.get("myths", {})
     regions = {
         r["id"]: Region(r["id"], r["name"], int(r["species"]), bool(r.get("island", False)))
         for r in m["regions"]
@@ -275,14 +283,37 @@ def _parse(raw: dict[str, Any]) -> Content:
         },
         upgrades={
             u["number"]: Upgrade(
-                int(u["number"]), u["name"], int(u["copies"]), int(u["cost"]), bool(u["optional"])
+                int(u["number"]),
+                u["name"],
+                int(u["copies"]),
+                int(u["cost"]),
+                bool(u["optional"]),
+                u.get("module"),
+                tuple(int(x) for x in u.get("immune_events", ())),
+                bool(u.get("with_other_modules", False)),
             )
-            for u in c["upgrades"]
+            for u in (
+                *c["upgrades"],
+                *myths.get("upgrades", []),
+                *raw.get("walking", {}).get("upgrades", []),
+            )
         },
         scenarios={k: v for k, v in raw["scenarios"].items() if not k.startswith("_")},
         rules={k: v for k, v in raw["rules"].items() if not k.startswith("_")},
         raw=raw,
+        creatures=_creatures(myths, c),
+        walking=parse_walking(raw["walking"]) if "walking" in raw else None,
     )
+
+
+def _creatures(myths: dict[str, Any], cards: dict[str, Any]) -> dict[int, CreatureCard]:
+    """The creature cards; faulty ones are left out here and reported by the
+    validator (``creature_problems``)."""
+    raw = myths.get("creatures", [])
+    ups = {int(u["number"]) for u in (*cards["upgrades"], *myths.get("upgrades", []))}
+    if creature_problems(raw, ups):
+        return {}
+    return parse_creatures(raw)
 
 
 def read_data() -> dict[str, Any]:

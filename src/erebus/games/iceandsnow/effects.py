@@ -31,8 +31,12 @@ from dataclasses import dataclass
 from typing import Any
 
 #: What a gain or a cost may name: resources, tracks and Inuit (``State._gain``).
+#: ``cans`` and ``maintenance`` exist only after Walking on Ice's abandonment (§9.1).
 GAINS = frozenset(
-    {"dynamite", "wood", "rifles", "dogs", "food", "health", "morale", "fuel", "sled", "inuit"}
+    {
+        *("dynamite", "wood", "rifles", "dogs", "food", "health", "morale", "fuel", "sled"),
+        *("inuit", "cans", "maintenance"),
+    }
 )
 RESOURCE_NAMES = frozenset({"dynamite", "wood", "rifles", "dogs"})
 
@@ -166,13 +170,15 @@ def _param_problem(kind: str, name: str, op: dict[str, Any]) -> str | None:
     raise AssertionError(kind)  # pragma: no cover
 
 
-def _op_problems(where: str, phase: str, op: Any) -> list[str]:
+def _op_problems(
+    where: str, phase: str, op: Any, ops: Mapping[str, tuple[tuple[str, ...], dict[str, str]]]
+) -> list[str]:
     if not isinstance(op, dict) or not isinstance(op.get("op"), str):
         return [f"{where}: each op must be an object with an 'op' name, not {op!r}"]
     name = op["op"]
-    spec = OPS.get(name)
+    spec = ops.get(name)
     if spec is None:
-        return [f"{where}: unknown effect {name!r} (known: {', '.join(sorted(OPS))})"]
+        return [f"{where}: unknown effect {name!r} (known: {', '.join(sorted(ops))})"]
     phases, params = spec
     out: list[str] = []
     if phase not in phases:
@@ -199,8 +205,17 @@ def _op_problems(where: str, phase: str, op: Any) -> list[str]:
     return out
 
 
-def effect_problems(number: Any, kind: Any, effect: Any) -> list[str]:
-    """Every problem of event card ``number``'s ``effect`` field (empty: valid)."""
+def effect_problems(
+    number: Any,
+    kind: Any,
+    effect: Any,
+    extra_ops: Mapping[str, tuple[tuple[str, ...], dict[str, str]]] | None = None,
+) -> list[str]:
+    """Every problem of event card ``number``'s ``effect`` field (empty: valid).
+
+    ``extra_ops`` are a module's own primitives in the format of :data:`OPS`
+    (Walking on Ice's cards, ``walking_data.WALKING_OPS``)."""
+    known = {**OPS, **extra_ops} if extra_ops else OPS
     where = f"cards: event {number} effect"
     if not isinstance(effect, dict):
         return [f"{where} must be an object with 'reveal' and/or 'take' lists, not {effect!r}"]
@@ -214,7 +229,7 @@ def effect_problems(number: Any, kind: Any, effect: Any) -> list[str]:
             out.append(f"{where}: {phase!r} must be a list of ops, not {ops!r}")
             continue
         for op in ops:
-            out += _op_problems(where, phase, op)
+            out += _op_problems(where, phase, op, known)
     if kind == "action" and not effect.get("take"):
         out.append(f"{where}: an action card needs a 'take' list")
     if kind != "action" and effect.get("take"):

@@ -30,7 +30,14 @@ observer, then clockwise); blocks in order:
   4 × upgrades owned (bits 1..11), species held (count/10), revealed
   investor (one-hot);
 * ``own`` — the observer's cartography card, dealt investor and cartography
-  options during setup (one-hots).
+  options during setup (one-hots);
+* ``myths`` — Inuit Myths (zeros without the module): creature cards in play
+  (one bit per card), the creature token's region (one-hot), creature cards
+  left in the deck/8, and per seat slot a curse bit and held Inuit/5;
+* ``walking`` — Walking on Ice (zeros without the module or before the ships are
+  abandoned): abandoned, walking events left in the deck/8, and per seat slot
+  maintenance/5, guilt/20, the sick sailor, event 36 held and cargo/14 (the food
+  cans are in the player table).
 
 Hidden information never enters: everything comes from ``view(seat)``.
 """
@@ -44,7 +51,7 @@ import numpy as np
 import numpy.typing as npt
 
 from erebus.games.iceandsnow.content import Content, default_content
-from erebus.games.iceandsnow.layout import F
+from erebus.games.iceandsnow.layout import CANS, DYN, RIFLES, WOOD, F
 
 MAX_ACTIONS = 4096
 MAX_SEATS = 4
@@ -73,6 +80,7 @@ class Encoder:
     investors: list[str] = field(default_factory=list)
     cartography: list[str] = field(default_factory=list)
     upgrades: list[int] = field(default_factory=list)
+    creatures: list[int] = field(default_factory=list)
     layout: dict[str, tuple[int, int]] = field(default_factory=dict)
     size: int = 0
 
@@ -94,6 +102,7 @@ class Encoder:
         self.investors = list(c.investors)
         self.cartography = list(c.cartography)
         self.upgrades = sorted(c.upgrades)
+        self.creatures = sorted(c.creatures)
         self._a = {a: i for i, a in enumerate(self.anchors)}
         self._r = {r: i for i, r in enumerate(self.regions)}
         self._h = {h: i for i, h in enumerate(self.hunting)}
@@ -109,6 +118,8 @@ class Encoder:
             "cards": len(self.hunting) + len(self.species_cards) + len(self.species),
             "seats": MAX_SEATS * (F + len(self.upgrades) + 1 + len(self.investors)),
             "own": len(self.cartography) + len(self.investors) + len(self.cartography),
+            "myths": len(self.creatures) + len(self.regions) + 1 + 2 * MAX_SEATS,
+            "walking": 2 + 5 * MAX_SEATS,
         }
         off = 0
         for name, n in blocks.items():
@@ -226,8 +237,42 @@ class Encoder:
         for i in v["carto_opts"][seat] if seat < len(v["carto_opts"]) else []:
             if i in self._k:
                 out[o + self._k[i]] = 1
+        if "curse" in v:
+            self._encode_myths(v, rel, out)
+        if v.get("abandoned"):
+            self._encode_walking(v, rel, out)
         np.clip(out, -CLIP, CLIP, out=out)
         return out
+
+    def _encode_myths(self, v: dict[str, Any], rel: list[int], out: Observation) -> None:
+        """The ``myths`` block (Inuit Myths): cards in play, token, deck, curses, held Inuit."""
+        o, _ = self.layout["myths"]
+        for num in v["cr_active"]:
+            if num in self.creatures:
+                out[o + self.creatures.index(num)] = 1
+        o += len(self.creatures)
+        if v["creature_at"] in self._r:
+            out[o + self._r[v["creature_at"]]] = 1
+        o += len(self.regions)
+        out[o] = int(v["cr_deck"]) / 8
+        o += 1
+        for k, s in enumerate(rel):
+            out[o + 2 * k] = float(v["curse"][s])
+            out[o + 2 * k + 1] = v["held_inuit"][s] / 5
+
+    def _encode_walking(self, v: dict[str, Any], rel: list[int], out: Observation) -> None:
+        """The ``walking`` block (Walking on Ice, after the ships are abandoned)."""
+        o, _ = self.layout["walking"]
+        out[o] = 1
+        out[o + 1] = int(v["walk_deck"]) / 8
+        o += 2
+        pv = v["pv"]
+        for k, s in enumerate(rel):
+            b = s * F
+            cargo = pv[b + DYN] + pv[b + WOOD] + pv[b + RIFLES] + pv[b + CANS] + v["sick"][s]
+            row = (v["maint"][s] / 5, v["guilt"][s] / 20, v["sick"][s], v["customs"][s] == 2)
+            out[o + 5 * k : o + 5 * k + 4] = [float(x) for x in row]
+            out[o + 5 * k + 4] = cargo / 14
 
 
 _ENCODERS: dict[int, Encoder] = {}

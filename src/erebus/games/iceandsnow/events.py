@@ -357,6 +357,100 @@ class GameOver(core.GameOver):
     template: ClassVar[str] = "The game is over ({outcome}): {reason}."
 
 
+# -- Inuit Myths (§9.2) ---------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class CreatureMoved(Event):
+    region: str
+    seat: int | None = None
+    template: ClassVar[str] = "The Inuit creature token moves to {region}."
+
+    def text(self, names: list[str] | None = None) -> str:
+        return f"The Inuit creature token moves to {w.region(self.region)}."
+
+
+@dataclass(frozen=True, slots=True)
+class CreatureRevealed(Event):
+    number: int
+    name: str
+    seat: int | None = None
+    template: ClassVar[str] = "Creature {number} ({name}) is revealed."
+
+
+@dataclass(frozen=True, slots=True)
+class CreatureGone(Event):
+    number: int
+    name: str
+    seat: int | None = None
+    template: ClassVar[str] = "Creature {number} ({name}) goes back to the box."
+
+
+@dataclass(frozen=True, slots=True)
+class InuitHeld(Event):
+    seat: int
+    count: int
+    held: bool
+    template: ClassVar[str] = "{player}: {count} Inuit held by the creature ({held})."
+
+    def text(self, names: list[str] | None = None) -> str:
+        what = "are held by the creature" if self.held else "come back to the infirmary"
+        return f"{_who(self.seat, names)}: {self.count} Inuit {what}."
+
+
+@dataclass(frozen=True, slots=True)
+class CurseChanged(Event):
+    seat: int
+    cursed: bool
+    template: ClassVar[str] = "{player}: curse {cursed}."
+
+    def text(self, names: list[str] | None = None) -> str:
+        what = "takes a curse cylinder" if self.cursed else "is freed from the curse"
+        return f"{_who(self.seat, names)} {what}."
+
+
+# -- Walking on Ice (§9.1) ------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ShipsAbandoned(Event):
+    seat: int  # the leader
+    how: str  # "voluntary" or "forced"
+    template: ClassVar[str] = "The ships are abandoned ({how}); the expedition goes on foot."
+
+    def text(self, names: list[str] | None = None) -> str:
+        if self.how == "forced":
+            return "Every ship is short of fuel: the ships must be abandoned; the crews go on foot."
+        return f"{_who(self.seat, names)} abandons the ships; the expedition goes on foot."
+
+
+@dataclass(frozen=True, slots=True)
+class UpgradeDropped(Event):
+    seat: int
+    tile: int
+    template: ClassVar[str] = "{player} returns upgrade {tile} to the box."
+
+    def text(self, names: list[str] | None = None) -> str:
+        return f"{_who(self.seat, names)} returns the {w.upgrade(self.tile)} to the box."
+
+
+@dataclass(frozen=True, slots=True)
+class CanOpened(Event):
+    seat: int
+    template: ClassVar[str] = "{player} opens a food can."
+
+
+@dataclass(frozen=True, slots=True)
+class SickSailor(Event):
+    seat: int
+    carried: bool
+    template: ClassVar[str] = "{player}'s sick sailor: {carried}."
+
+    def text(self, names: list[str] | None = None) -> str:
+        what = "carries a sick sailor on the sled" if self.carried else "lets the sick sailor die"
+        return f"{_who(self.seat, names)} {what}."
+
+
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.__name__: cls
     for cls in (
@@ -394,5 +488,14 @@ EVENT_TYPES: dict[str, type[Event]] = {
         CompassDrawn,
         ScenarioProgress,
         GameOver,
+        CreatureMoved,
+        CreatureRevealed,
+        CreatureGone,
+        InuitHeld,
+        CurseChanged,
+        ShipsAbandoned,
+        UpgradeDropped,
+        CanOpened,
+        SickSailor,
     )
 }

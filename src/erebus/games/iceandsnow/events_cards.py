@@ -29,6 +29,9 @@ class EventCardRules(ResourceRules):
         card = self.content.events[num]
         ev.append(EventRevealed(num, card.name, card.kind))
         order = self.order_from(self.leader)
+        shield = self._t.immune.get(num)
+        if shield:  # Deck Upgrade (#13): its owner is not affected by this card
+            order = [s for s in order if not shield.intersection(self.upgrades[s])]
         for op in card.effect.reveal:
             self._reveal_op(op, card.name, order, ev)
             if self.over:
@@ -42,7 +45,7 @@ class EventCardRules(ResourceRules):
                 for what, v in op["gains"].items():
                     self._gain(s, what, int(v), reason, ev)
         elif kind == "fleet_loses_fuel":
-            self._fuel_loss_all(int(op["fuel"]), reason, ev)
+            self._fuel_loss_all(int(op["fuel"]), reason, ev, order)
         elif kind == "each_lowers":
             for s in order:
                 self._lower(s, str(op["track"]), int(op["amount"]), reason, ev, effect=True)
@@ -93,9 +96,10 @@ class EventCardRules(ResourceRules):
         else:  # pragma: no cover - the validator refuses unknown ops
             raise AssertionError(f"effect {kind!r} cannot be revealed")
 
-    def event_takeable(self) -> bool:
-        """May a seat take this round's revealed event card now (an action card,
-        not taken yet, with its drawn card if it needs one)?"""
+    def event_takeable(self, seat: int | None = None) -> bool:
+        """May a seat (``seat``, when its means matter) take this round's revealed
+        event card now (an action card, not taken yet, with its drawn card if it
+        needs one)?"""
         if self.event is None or self.event_taken:
             return False
         card = self.content.events[self.event]

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from erebus.core.events import Event
-from erebus.games.iceandsnow import scoring
+from erebus.games.iceandsnow import myths, scoring
 from erebus.games.iceandsnow.actions import Action
 from erebus.games.iceandsnow.content import RESOURCES
 from erebus.games.iceandsnow.events import (
@@ -45,6 +45,7 @@ from erebus.games.iceandsnow.layout import (
     PAWNS,
     PROXY,
     RES,
+    STOREROOM,
     TURNS,
     USED,
     WOOD,
@@ -285,7 +286,9 @@ class FlowRules(SetupRules):
         self.prev_fleet = self.fleet
         self.fleet = self.dest
         ev.append(FleetMoved(self.fleet))
-        cost = int(self.rules["voyage_fuel"][self.voyage])
+        # Walking on Ice's broken-ice and ice routes: every player 1 fuel more (§9.1)
+        extra = self._t.route_fuel.get((self.prev_fleet, self.fleet), 0)
+        cost = int(self.rules["voyage_fuel"][self.voyage]) + extra
         missing = [0] * self.n
         bands = self.content.tracks["fuel"]["bands"]
         for s in self.order_from(self.leader):
@@ -296,12 +299,17 @@ class FlowRules(SetupRules):
             old = self.p(s, FUEL)
             missing[s] = max(0, c - old)
             self._lower(s, "fuel", c, f"{self.voyage} voyage", ev, effect=False)
+            if c == 0 < cost:
+                # the Boiler paid the whole cost: fuel was not lowered, so no band
+                # effect (seed l. 308: the effect follows lowering fuel; l. 909: the
+                # wood is paid instead of lowering it)
+                continue
             new = self.p(s, FUEL)
             for band in bands:
                 if int(band["from"]) <= new <= int(band["to"]):
                     if band["effect"] == "morale":
                         self._raise(s, "morale", 1, "fuel 8–10", ev)
-                    elif band["effect"] == "discard":
+                    elif band["effect"] == "discard" and not self.has_upgrade(s, STOREROOM):
                         self._discard_choice(s, "fuel 0–3", ev)
                     break
             if self.over:
@@ -352,6 +360,8 @@ class FlowRules(SetupRules):
             self._reveal_event(num, ev)
 
     def _step_cards(self, ev: list[Event]) -> None:
+        if self.curse:  # Inuit Myths: the creature token and its card (§9.2)
+            myths.card_setup(self, ev)
         k = int(self.rules["hunting_cards_per_round"][str(self.n)])
         self.hu_rev = []
         for _ in range(k):
@@ -410,7 +420,8 @@ class FlowRules(SetupRules):
             if self.has_upgrade(s, GALLEY):
                 self._gain(s, "food", int(self.rules["galley_food"]), "galley", ev)
             if self.pv[b + HIRED]:
-                self.pv[b + PAWNS] += self.pv[b + HIRED]
+                if not myths.receive_pawns(self, s, self.pv[b + HIRED], ev):
+                    self.pv[b + PAWNS] += self.pv[b + HIRED]
                 self.pv[b + HIRED] = 0
             self._grant_powers(s, ev)
         if self.pole_dir is not None:
@@ -470,6 +481,8 @@ class FlowRules(SetupRules):
             deck = self.content.events[self.event].deck
             (self.ev_open_disc if deck == "open" else self.ev_coastal_disc).append(self.event)
         self.event = None
+        if self.curse:
+            myths.cleanup(self, ev)
         ev.append(RoundEnded(self.round))
         if self.final_round:
             self.final_voyage = True
@@ -488,7 +501,11 @@ class FlowRules(SetupRules):
                 cid = self.carto[s]
                 if cid is not None:
                     ev.append(CartographyRevealed(s, cid, self.content.cartography[cid].regions))
-            self.reason = "the expedition completed the Northwest Passage"
+            self.reason = (
+                "the expedition survived on foot"
+                if self.abandoned
+                else "the expedition completed the Northwest Passage"
+            )
             ev.append(GameOver("finished", self.reason, tuple(self.scores())))
             return
         missing = self.objectives_missing()

@@ -60,6 +60,10 @@ class HiddenInfo(Serialization):
             "search": sorted(self.search),
             "ev_under": self._mast_under(seat),
         }
+        if self.curse:  # Inuit Myths: the creature deck's order is hidden
+            out["cr_deck"] = sorted(self.cr_deck)
+        if self.maint:  # Walking on Ice: the walking deck's order is hidden
+            out["walk_deck"] = sorted(self.walk_deck)
         return out
 
     def view(self, seat: int | None) -> dict[str, Any]:
@@ -81,6 +85,10 @@ class HiddenInfo(Serialization):
         d["ev_coastal"] = len(self.ev_coastal)
         d["compass"] = len(self.compass)
         d["search"] = len(self.search)
+        if "cr_deck" in d:
+            d["cr_deck"] = len(self.cr_deck)
+        if "walk_deck" in d:
+            d["walk_deck"] = len(self.walk_deck)
         d["pools"] = pools
         for s in range(self.n):
             if s == seat:
@@ -113,6 +121,10 @@ class HiddenInfo(Serialization):
             d.update(format=FORMAT, seed=seed, rng=Rng(seed).state)
             for k in ("sp_deck", "hu_deck", "ev_open", "ev_coastal", "compass", "search"):
                 d[k] = list(pools[k])
+            if "cr_deck" in pools:
+                d["cr_deck"] = list(pools["cr_deck"])
+            if "walk_deck" in pools:
+                d["walk_deck"] = list(pools["walk_deck"])
             d["hu_box"] = [x for x in d["hu_box"] if x in content.dual]
             d["ev_box"] = []
             d["decisions"] = [x[:] for x in d["decisions"]]
@@ -166,6 +178,12 @@ class HiddenInfo(Serialization):
         # the Magnetic North Pole's pole card is not put back in a known place
         self._shuffle(self.compass)
         self._shuffle(self.search)
+        if "cr_deck" in pools:
+            self.cr_deck = list(pools["cr_deck"])
+            self._shuffle(self.cr_deck)
+        if "walk_deck" in pools:
+            self.walk_deck = list(pools["walk_deck"])
+            self._shuffle(self.walk_deck)
         for dd in self.decisions:
             if dd[0] == "mast" and dd[2] is None:  # another seat's look at the top two
                 deck = self.ev_open if self.voyage == "open" else self.ev_coastal

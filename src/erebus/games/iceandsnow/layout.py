@@ -43,7 +43,8 @@ BOILER = 38  # uses the Boiler (upgrade 8) in this Voyage step
 TURNS = 39  # actions taken in this Action phase
 F = 40
 
-RES = {"dynamite": DYN, "wood": WOOD, "rifles": RIFLES, "dogs": DOGS}
+#: ``cans`` (Walking on Ice's food cans, §9.1) stay 0 unless the ships are abandoned.
+RES = {"dynamite": DYN, "wood": WOOD, "rifles": RIFLES, "dogs": DOGS, "cans": CANS}
 TRACKS = {"food": FOOD, "health": HEALTH, "morale": MORALE, "fuel": FUEL, "sled": SLED}
 
 # Upgrade tiles whose effects the engine implements, by tile number (§8.3).
@@ -57,3 +58,4 @@ SALOON = 6  # cancels Mutiny
 FISHING_BOAT = 7  # whales and dual species cards; required by Dual Species
 BOILER_TILE = 8  # 1 wood instead of 1 fuel in the Voyage step
 MAST = 9  # look at the top two event cards
+STOREROOM = 12  # Walking on Ice: no discard when the Voyage step lowers fuel to 0-3

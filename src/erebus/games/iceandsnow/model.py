@@ -9,9 +9,13 @@ loader: the loader imports the validator, never the other way round.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from erebus.games.iceandsnow.effects import CardEffect
+
+if TYPE_CHECKING:
+    from erebus.games.iceandsnow.creatures import CreatureCard
+    from erebus.games.iceandsnow.walking_data import WalkingData
 
 ROLES = ("captain", "carpenter", "scientist")
 CREW_KINDS = ("captain", "carpenter", "scientist", "sailors", "inuit")
@@ -37,6 +41,15 @@ class Anchor:
     blue: bool
     final_pp: int | None
     edge: bool
+    #: Walking on Ice: a final anchor of the module's new final area (no final PP)
+    walking_final: bool = False
+    #: Walking on Ice: the guilt modifier printed on a final anchor (§9.1)
+    guilt: int | None = None
+
+    @property
+    def is_final(self) -> bool:
+        """A final anchor point: the passage's (``final_pp``) or Walking on Ice's new one."""
+        return self.final_pp is not None or self.walking_final
 
 
 @dataclass(frozen=True)
@@ -44,6 +57,8 @@ class Route:
     src: str
     dst: str
     dynamite: int
+    #: route type (Walking on Ice's sections): ``sea``, ``broken_ice``, ``ice`` or ``walking``
+    kind: str = "sea"
 
 
 @dataclass(frozen=True)
@@ -76,6 +91,9 @@ class Space:
     wood: int
     fuel: int
     resource: str | None
+    #: Walking on Ice action tiles: the base space the tile covers, and its can cost
+    replaces: str | None = None
+    cans: int = 0
 
 
 @dataclass(frozen=True)
@@ -153,6 +171,12 @@ class Upgrade:
     copies: int
     cost: int
     optional: bool
+    #: the Myths & Legends module the tile belongs to: in game only with it
+    module: str | None = None
+    #: event cards whose effects do not touch the tile's owner (Deck Upgrade, #13)
+    immune_events: tuple[int, ...] = ()
+    #: a module tile that may also join games of the other modules (#12, #13)
+    with_other_modules: bool = False
 
 
 @dataclass(frozen=True)
@@ -177,6 +201,10 @@ class Content:
     scenarios: dict[str, Any]
     rules: dict[str, Any]
     raw: dict[str, Any] = field(repr=False, compare=False, default_factory=dict)
+    #: Inuit Myths' creature cards 37–44 (``myths.json``), by number
+    creatures: dict[int, CreatureCard] = field(default_factory=dict)
+    #: Walking on Ice's data (``walking.json``), parsed; None when the file is absent
+    walking: WalkingData | None = field(default=None, repr=False, compare=False)
 
     # -- map queries ---------------------------------------------------------
 

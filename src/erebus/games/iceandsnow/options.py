@@ -16,6 +16,37 @@ SCENARIOS = ("lost-expedition", "magnetic-north-pole")
 TOWING_PP = ("per_player", "per_fuel")
 HELM_TIE = ("exclude_leader", "include_leader")
 PASSING = ("voluntary", "forced")
+# The Myths & Legends modules (§9), in the canonical order the options store them.
+MODULES = ("walking_on_ice", "inuit_myths", "legendary_expeditions")
+# The modules whose rules the engine plays.  A module's helper adds it here when
+# its rules land; until then asking for it is refused as "not implemented yet".
+IMPLEMENTED_MODULES: frozenset[str] = frozenset({"inuit_myths", "walking_on_ice"})
+# Modules that cannot be combined with a solo scenario (seed l. 939: Walking on
+# Ice "with other modules that are not solo scenarios"; l. 1166/1215: the other
+# two "including the solo scenarios").
+NOT_SOLO = frozenset({"walking_on_ice"})
+# Options of one module's readings (docs/iceandsnow-decisions.md M1–M9), stored in
+# the canonical options only when their module is in play; the first value is the
+# default.
+MODULE_OPTIONS: dict[str, dict[str, tuple[str, ...]]] = {
+    "inuit_myths": {
+        # when a curse cylinder's Scurvy/Death is checked (M4)
+        "curse_check": ("with_health", "attrition"),
+        # which board actions "need 1 captain/carpenter/scientist" (M2)
+        "creature_officer": ("listed", "only"),
+    },
+    "walking_on_ice": {
+        # a forced abandonment: every player's fuel below 4, or any player's (W1)
+        "walking_forced": ("all", "any"),
+        # the walking event before the crossing type's effects, or after (W2)
+        "walking_order": ("event_first", "crossing_first"),
+        # the leader's PP at the new final anchor: none, or the lower final value (W3)
+        "walking_final_pp": ("none", "lowest"),
+    },
+}
+_OWNER = {key: m for m, opts in MODULE_OPTIONS.items() for key in opts}
+# The Legendary Expeditions sets A–J (explorer, ship, explorer event; §9.3).
+EXPLORER_SETS = tuple("ABCDEFGHIJ")
 
 DEFAULTS: dict[str, Any] = {
     "modes": [],
@@ -25,6 +56,8 @@ DEFAULTS: dict[str, Any] = {
     "towing_pp": "per_player",
     "helm_tie": "exclude_leader",
     "passing": "voluntary",
+    "modules": [],
+    "explorers": "random",
 }
 
 
@@ -33,6 +66,54 @@ def _choice(d: dict[str, Any], key: str, choices: tuple[str, ...]) -> str:
     if not isinstance(v, str) or v not in choices:
         raise ValueError(f"option {key!r} must be one of {', '.join(choices)}; got {v!r}")
     return v
+
+
+def _modules(value: Any, scenario: str | None) -> list[str]:
+    """The canonical module list: known, implemented, compatible with the scenario."""
+    if not isinstance(value, list | tuple) or not all(isinstance(m, str) for m in value):
+        raise ValueError(f"option 'modules' must be a list of {', '.join(MODULES)}")
+    bad = [m for m in value if m not in MODULES]
+    if bad:
+        raise ValueError(f"unknown module(s) {', '.join(bad)}; choose from {', '.join(MODULES)}")
+    if len(set(value)) != len(value):
+        raise ValueError("option 'modules' names a module twice")
+    if scenario is not None:
+        solo = [m for m in MODULES if m in value and m in NOT_SOLO]
+        if solo:
+            raise ValueError(
+                f"module {solo[0]} cannot be played with a solo scenario ({scenario}); "
+                "it combines with the base game and the other modules only"
+            )
+    pending = [m for m in MODULES if m in value and m not in IMPLEMENTED_MODULES]
+    if pending:
+        raise ValueError(f"module(s) {', '.join(pending)}: not implemented yet")
+    return [m for m in MODULES if m in value]
+
+
+def _explorers(value: Any, modules: list[str], players: int) -> str | list[str]:
+    """``"random"`` (deal 2 explorers, keep 1) or one set letter per seat."""
+    if value == "random":
+        return "random"
+    if "legendary_expeditions" not in modules:
+        raise ValueError("option 'explorers' needs the legendary_expeditions module")
+    if not isinstance(value, list | tuple) or not all(isinstance(x, str) for x in value):
+        raise ValueError(
+            "option 'explorers' must be \"random\" or a list of set letters "
+            f"({', '.join(EXPLORER_SETS)}), one per player"
+        )
+    letters = [x.upper() for x in value]
+    bad = [x for x in letters if x not in EXPLORER_SETS]
+    if bad:
+        raise ValueError(
+            f"unknown explorer set(s) {', '.join(bad)}; choose from {', '.join(EXPLORER_SETS)}"
+        )
+    if len(letters) != players:
+        raise ValueError(
+            f"option 'explorers' needs one set letter per player ({players}), got {len(letters)}"
+        )
+    if len(set(letters)) != len(letters):
+        raise ValueError("option 'explorers' names a set twice (each set has one explorer)")
+    return letters
 
 
 def normalize(options: Any, players: int) -> dict[str, Any]:
@@ -45,11 +126,11 @@ def normalize(options: Any, players: int) -> dict[str, Any]:
         options = {}
     if not isinstance(options, dict):
         raise ValueError("options must be a JSON object")
-    unknown = set(options) - set(DEFAULTS)
+    unknown = set(options) - set(DEFAULTS) - set(_OWNER)
     if unknown:
         raise ValueError(
             f"unknown option(s) {', '.join(sorted(map(str, unknown)))}; "
-            f"known: {', '.join(DEFAULTS)}"
+            f"known: {', '.join([*DEFAULTS, *_OWNER])}"
         )
     d = {**DEFAULTS, **options}
     modes = d["modes"]
@@ -70,10 +151,12 @@ def normalize(options: Any, players: int) -> dict[str, Any]:
         )
     if scenario is not None and players != 1:
         raise ValueError(f"the {scenario} scenario is for 1 player, not {players}")
+    modules = _modules(d["modules"], scenario)
+    explorers = _explorers(d["explorers"], modules, players)
     mode_set = set(modes)
     if scenario is not None:
         mode_set.add("survival")
-    return {
+    out = {
         "modes": [m for m in MODES if m in mode_set],
         "upgrades": _choice(d, "upgrades", UPGRADE_SETS),
         "extra_events": d["extra_events"],
@@ -81,4 +164,14 @@ def normalize(options: Any, players: int) -> dict[str, Any]:
         "towing_pp": _choice(d, "towing_pp", TOWING_PP),
         "helm_tie": _choice(d, "helm_tie", HELM_TIE),
         "passing": _choice(d, "passing", PASSING),
+        "modules": modules,
+        "explorers": explorers,
     }
+    for key, module in _OWNER.items():
+        if module in modules:
+            out[key] = _choice(
+                {key: d.get(key, MODULE_OPTIONS[module][key][0])}, key, MODULE_OPTIONS[module][key]
+            )
+        elif key in d:
+            raise ValueError(f"option {key!r} needs the {module} module")
+    return out

@@ -22,6 +22,7 @@ from erebus.games.iceandsnow.events import (
     GameOver,
 )
 from erebus.games.iceandsnow.layout import (
+    CANS,
     DOGS,
     DYN,
     FISHING_BOAT,
@@ -130,6 +131,29 @@ _FIELDS: tuple[tuple[str, str], ...] = (
     ("decisions", "ll"),
     ("stands", "ll"),
 )
+#: Fields of the Myths & Legends modules: (module, JSON key, kind), kinds as in
+#: ``_FIELDS``.  They are saved only when their module is in the options, so that
+#: a game without the module keeps format 1's JSON exactly (saved games, goldens).
+MODULE_FIELDS: tuple[tuple[str, str, str], ...] = (
+    ("inuit_myths", "creature_at", "s"),  # region of the creature token (None: beside the map)
+    ("inuit_myths", "cr_deck", "l"),  # the face-down creature deck, top first
+    ("inuit_myths", "cr_active", "l"),  # creature cards in play, in reveal order
+    ("inuit_myths", "cr_box", "l"),  # creature cards back in the box
+    ("inuit_myths", "cr_takers", "ll"),  # [card, seat]: who took a card's action
+    ("inuit_myths", "curse", "l"),  # per seat: 1 holds a curse cylinder (health - 1)
+    ("inuit_myths", "held_inuit", "l"),  # per seat: Inuit pawns held on a hold_inuit card
+    # Walking on Ice (§9.1; the rules in walking.py):
+    ("walking_on_ice", "abandoned", "s"),  # None, or how the ships were left: voluntary / forced
+    ("walking_on_ice", "walk_deck", "l"),  # the walking event deck (29-36), top first
+    ("walking_on_ice", "walk_disc", "l"),  # its discard pile
+    ("walking_on_ice", "maint", "l"),  # per seat: maintenance level (0 before abandoning)
+    ("walking_on_ice", "guilt", "l"),  # per seat: guilt level
+    ("walking_on_ice", "sick", "l"),  # per seat: 1 carries the sick sailor of event 32
+    ("walking_on_ice", "customs", "l"),  # per seat: event 36 taken this round (1) / held (2)
+)
+_MOD_SCALARS = tuple(k for _, k, kind in MODULE_FIELDS if kind == "s")
+_MOD_LISTS = tuple(k for _, k, kind in MODULE_FIELDS if kind == "l")
+_MOD_NESTED = tuple(k for _, k, kind in MODULE_FIELDS if kind == "ll")
 #: JSON key -> attribute, where they differ (format 1 named the field for its card).
 _ATTR = {"ev22": "event_draw"}
 #: Format 1's flag keys of the round modifiers (:data:`.effects.MODIFIERS`).
@@ -151,6 +175,9 @@ class Position:
         *_SCALARS,
         *_LISTS,
         *_NESTED,
+        *_MOD_SCALARS,
+        *_MOD_LISTS,
+        *_MOD_NESTED,
         "_legal",
         "_t",
         "options",
@@ -246,10 +273,25 @@ class Position:
     inv_opts: list[list[str]]
     carto_opts: list[list[str]]
     decisions: list[list[Any]]
+    creature_at: str | None
+    cr_deck: list[int]
+    cr_active: list[int]
+    cr_box: list[int]
+    cr_takers: list[list[int]]
+    curse: list[int]
+    held_inuit: list[int]
+    abandoned: str | None
+    walk_deck: list[int]
+    walk_disc: list[int]
+    maint: list[int]
+    guilt: list[int]
+    sick: list[int]
+    customs: list[int]
 
     @classmethod
     def _blank(cls, players: int, seed: int, opts: dict[str, Any], content: Content) -> Self:
-        st = cls.__new__(cls)
+        klass, content = cls._variant(opts, content)
+        st = klass.__new__(klass)
         st._t = tables_for(content)
         st._legal = None
         st.options = opts
@@ -297,6 +339,10 @@ class Position:
         for name in _LISTS:
             setattr(st, name, [])
         for name in _NESTED:
+            setattr(st, name, [])
+        for name in _MOD_SCALARS:
+            setattr(st, name, None)
+        for name in (*_MOD_LISTS, *_MOD_NESTED):
             setattr(st, name, [])
         return st
 
@@ -375,8 +421,41 @@ class Position:
     def order_from(self, seat: int) -> list[int]:
         return [(seat + i) % self.n for i in range(self.n)]
 
+    @classmethod
+    def _variant(cls, opts: dict[str, Any], content: Content) -> tuple[type[Self], Content]:
+        """The class and content a game with these options plays: a module may bring
+        its own (Walking on Ice: ``walking.WalkingState`` on the module's map)."""
+        return cls, content
+
+    def blocked_spaces(self) -> Any:
+        """Action spaces nobody may take now (a solo scenario's blocked spaces; Walking
+        on Ice adds the tiles before abandonment and the spaces they cover after)."""
+        return self.scen().get("blocked_spaces", ())
+
+    def upgrade_space_limit(self) -> int:
+        """How many upgrade tiles a board holds (the ship board; the sled board)."""
+        return int(self.rules["limits"]["upgrade_spaces"])
+
+    def upgrade_space_bonuses(self) -> list[dict[str, int]]:
+        """The bonus printed on each upgrade space, first space first."""
+        b: list[dict[str, int]] = self.content.tracks.get("upgrade_spaces", [])
+        return b
+
+    def module(self, name: str) -> bool:
+        """Is the Myths & Legends module ``name`` in play?"""
+        return name in self.options["modules"]
+
     def upgrade_in_game(self, number: int) -> bool:
         u = self.content.upgrades[number]
+        if u.module is not None:
+            if self.module(u.module):
+                return True
+            # a tile "usable with other modules" (#12, #13) joins them with the full tile set
+            return (
+                u.with_other_modules
+                and bool(self.options["modules"])
+                and (self.options["upgrades"] == "all")
+            )
         if not u.optional or self.options["upgrades"] == "all":
             return True
         # the Fishing Boat is required by Dual Species (§6.3)
@@ -469,7 +548,7 @@ class Position:
             raise ValueError(f"no seat {seat!r} in a {self.n}-player game")
         b = F * seat
         pv = self.pv
-        return {
+        out = {
             "pp": pv[b + PP],
             "food": pv[b + FOOD],
             "health": pv[b + HEALTH],
@@ -482,12 +561,16 @@ class Position:
             "wood": pv[b + WOOD],
             "rifles": pv[b + DYN + 2],
             "dogs": pv[b + DOGS],
-            "cans": 0,
+            "cans": pv[b + CANS],
             "crew": dict(zip(CREW_KINDS, self.owned_crew(seat), strict=True)),
             "upgrades": list(self.upgrades[seat]),
             "cabins": pv[b + 15],
             "species": list(self.species[seat]),
         }
+        if self.curse:  # Inuit Myths: the curse cylinder and the Inuit held on a card
+            out["curse"] = bool(self.curse[seat])
+            out["held_inuit"] = self.held_inuit[seat]
+        return out
 
     def scores(self) -> list[int]:
         return [self.pv[F * s + PP] for s in range(self.n)]

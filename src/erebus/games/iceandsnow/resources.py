@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 
 from erebus.core.events import Event
+from erebus.games.iceandsnow import myths
 from erebus.games.iceandsnow.actions import Crew, compositions
 from erebus.games.iceandsnow.content import RESOURCES
 from erebus.games.iceandsnow.events import (
@@ -97,7 +98,8 @@ class ResourceRules(Position):
         b = F * seat
         self._set(seat, INUIT, self.pv[b + INUIT] + k, "inuit", reason, ev)
         if at_once:
-            self.pv[b + PAWNS] += k
+            if not myths.receive_pawns(self, seat, k, ev):  # type: ignore[arg-type]
+                self.pv[b + PAWNS] += k
         else:
             self.pv[b + HIRED] += k
 
@@ -174,15 +176,23 @@ class ResourceRules(Position):
                 ev.append(AttritionPenalty(seat, "scurvy (cancelled by the Treatment Room)"))
             else:
                 ev.append(AttritionPenalty(seat, "scurvy"))
+                self._penalty_applied(seat, "scurvy", ev)
                 self._infirmary(seat, int(self.rules["scurvy_infirmary"]), True, ev)
         elif eff == "mutiny":
             if self.has_upgrade(seat, SALOON):
                 ev.append(AttritionPenalty(seat, "mutiny (cancelled by the Saloon)"))
             else:
                 ev.append(AttritionPenalty(seat, "mutiny"))
+                self._penalty_applied(seat, "mutiny", ev)
                 self._lower_food(seat, math.ceil(self.crew_count(seat) / 2), "mutiny", ev)
         if new == 0:
             self._set(seat, idx, 1, track, "reached 0", ev)
+        if track == "health" and self.curse and self.curse[seat]:
+            myths.curse_landed(self, seat, reason, ev, death_only=False)  # type: ignore[arg-type]
+
+    def _penalty_applied(self, seat: int, kind: str, ev: list[Event]) -> None:
+        """A Scurvy or Mutiny effect is applied to ``seat`` (not cancelled by an
+        upgrade).  Nothing more in the base game; Walking on Ice raises guilt."""
 
     def _lose_sailor(self, seat: int, reason: str, ev: list[Event]) -> bool:
         b = F * seat
@@ -332,9 +342,12 @@ class ResourceRules(Position):
         for s, delta, reason in res.pp:
             self._score(s, delta, reason, ev)
 
-    def _fuel_loss_all(self, v: int, reason: str, ev: list[Event]) -> None:
+    def _fuel_loss_all(
+        self, v: int, reason: str, ev: list[Event], seats: list[int] | None = None
+    ) -> None:
+        """Every seat of ``seats`` (default: all, from the leader) loses ``v`` fuel; towing."""
         missing = [0] * self.n
-        for s in self.order_from(self.leader):
+        for s in self.order_from(self.leader) if seats is None else seats:
             missing[s] = max(0, v - self.p(s, FUEL))
             self._lower(s, "fuel", v, reason, ev, effect=False)
         if any(missing):

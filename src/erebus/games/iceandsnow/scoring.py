@@ -144,4 +144,19 @@ def final_scores(state: State) -> list[tuple[int, int, str]]:
         for s, pts in enumerate(shared_award(shelters, int(r["shelter_majority"]))):
             if pts:
                 out.append((s, pts, "shelter majority"))
+    out += guilt_penalties(state)
+    return out
+
+
+def guilt_penalties(state: State) -> list[tuple[int, int, str]]:
+    """Walking on Ice (§9.1): after abandoning the ships each player loses guilt ×
+    the modifier on the final anchor where the sled token stands, after the rest
+    of the final scoring."""
+    if not state.abandoned:
+        return []
+    modifier = state.tables.anchors[state.fleet].guilt or 0
+    out: list[tuple[int, int, str]] = []
+    for s in range(state.n):
+        if state.guilt[s] and modifier:
+            out.append((s, -state.guilt[s] * modifier, f"guilt {state.guilt[s]} × {modifier}"))
     return out

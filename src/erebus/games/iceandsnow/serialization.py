@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Self
 
+from erebus.games.iceandsnow import myths
 from erebus.games.iceandsnow.content import Content, default_content
 from erebus.games.iceandsnow.decisions import DecisionRules
 from erebus.games.iceandsnow.flow import FlowRules
@@ -22,13 +23,22 @@ from erebus.games.iceandsnow.position import (
     _ATTR,
     _FIELDS,
     _LISTS,
+    _MOD_LISTS,
+    _MOD_NESTED,
+    _MOD_SCALARS,
     _NESTED,
     _SCALARS,
     LEGACY_FLAGS,
+    MODULE_FIELDS,
     WAITING,
 )
 
 FORMAT = 1
+#: Every kind of queued decision (Walking on Ice adds abandon, cargo, drop_upgrade, cans).
+DECISION_KINDS = (
+    *("discard", "infirmary", "eat", "compass", "mast", "boiler"),
+    *("abandon", "cargo", "drop_upgrade", "cans"),
+)
 #: Every step name a saved state may hold.
 _STEPS = {name[len("_step_") :] for name in dir(FlowRules) if name.startswith("_step_")} | {
     "setup",
@@ -52,7 +62,11 @@ def _make_copier() -> Callable[[Any, Any], None]:
     lines += [f"    dst.{n} = src.{n}" for n in _SCALARS]
     lines += [f"    dst.{n} = src.{n}[:]" for n in _LISTS]
     lines += [f"    dst.{n} = [x[:] for x in src.{n}]" for n in _NESTED]
-    assert all(n.isidentifier() for n in (*_SCALARS, *_LISTS, *_NESTED))
+    lines += [f"    dst.{n} = src.{n}" for n in _MOD_SCALARS]
+    lines += [f"    dst.{n} = src.{n}[:]" for n in _MOD_LISTS]
+    lines += [f"    dst.{n} = [x[:] for x in src.{n}]" for n in _MOD_NESTED]
+    names = (*_SCALARS, *_LISTS, *_NESTED, *_MOD_SCALARS, *_MOD_LISTS, *_MOD_NESTED)
+    assert all(n.isidentifier() for n in names)
     namespace: dict[str, Any] = {}
     exec("\n".join(lines), namespace)
     fn: Callable[[Any, Any], None] = namespace["copy_fields"]
@@ -113,6 +127,11 @@ class Serialization(DecisionRules):
         extra = [m for m in mods if m not in _LEGACY_MODS]
         if extra:  # modifiers format 1 has no flag for (new cards)
             out["round_mods"] = extra
+        modules = self.options["modules"]
+        for module, key, kind in MODULE_FIELDS:
+            if module in modules:
+                v = getattr(self, key)
+                out[key] = v if kind == "s" else _jcopy(v)
         return out
 
     @classmethod
@@ -158,6 +177,7 @@ class Serialization(DecisionRules):
                 if not isinstance(v, list) or not all(isinstance(x, list) for x in v):
                     raise ValueError(f"field {name!r} is not a list of lists")
                 setattr(st, name, [x[:] for x in v])
+            st._load_module_fields(d)
             problem = st._consistency_problem()
             if problem is None and deep:
                 st._check_deep()
@@ -174,6 +194,28 @@ class Serialization(DecisionRules):
         if problem:
             raise ValueError(f"corrupt saved state: {problem}")
         return st
+
+    def _load_module_fields(self, d: dict[str, Any]) -> None:
+        """The fields of the modules in play (:data:`MODULE_FIELDS`), type-checked."""
+        modules = self.options["modules"]
+        for module, key, kind in MODULE_FIELDS:
+            if module not in modules:
+                continue
+            v = d[key]
+            if kind == "s":
+                if not (v is None or isinstance(v, int | str | bool)):
+                    raise ValueError(f"field {key!r} is not a scalar")
+                setattr(self, key, v)
+            elif kind == "l":
+                if not isinstance(v, list) or not all(
+                    x is None or isinstance(x, int | str) for x in v
+                ):
+                    raise ValueError(f"field {key!r} is not a list")
+                setattr(self, key, v[:])
+            else:
+                if not isinstance(v, list) or not all(isinstance(x, list) for x in v):
+                    raise ValueError(f"field {key!r} is not a list of lists")
+                setattr(self, key, [x[:] for x in v])
 
     def _consistency_problem(self) -> str | None:
         n = self.n
@@ -260,10 +302,12 @@ class Serialization(DecisionRules):
             ):
                 return "bad map section"
         for dd in self.decisions:
-            if not dd or dd[0] not in ("discard", "infirmary", "eat", "compass", "mast", "boiler"):
+            if not dd or dd[0] not in DECISION_KINDS:
                 return "bad decision"
             if not isinstance(dd[1], int) or not 0 <= dd[1] < n:
                 return "bad decision seat"
+        if self.module("inuit_myths"):
+            return myths.consistency_problem(self)
         return None
 
     def _check_deep(self) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from erebus.core.events import Event
+from erebus.games.iceandsnow import myths
 from erebus.games.iceandsnow.content import RESOURCES
 from erebus.games.iceandsnow.events import (
     InvestorRevealed,
@@ -72,7 +73,11 @@ class SetupRules(EventCardRules):
         self.occ = [0] * len(self._t.spaces)
         self.col_paid = [0] * len(self._t.columns)
         self.boxes = [0] * (len(self._t.columns) * len(RESOURCES))
-        top = max(c.upgrades) + 1 if c.upgrades else 1
+        # module tiles widen the table only when their module is in play
+        top = 1 + max(
+            (k for k, u in c.upgrades.items() if u.module is None or self.upgrade_in_game(k)),
+            default=0,
+        )
         self.upg_left = [0] * top
         for num, u in c.upgrades.items():
             if self.upgrade_in_game(num):
@@ -97,6 +102,8 @@ class SetupRules(EventCardRules):
             self._shuffle(hunting)
         self.hu_deck = hunting
         self._build_event_decks()
+        if self.module(myths.MODULE):
+            myths.setup(self)
         # investors and cartography
         if self.scenario is None:
             inv = sorted(c.investors)

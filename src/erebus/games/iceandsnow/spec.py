@@ -31,6 +31,7 @@ HIDDEN_EVENTS = (
     ev.EventRevealed,
     ev.CardsRevealed,
     ev.CompassDrawn,
+    ev.CreatureRevealed,  # Inuit Myths: the top creature card
 )
 
 

@@ -36,7 +36,7 @@ The Action phase (its legal ``take`` actions and their effects) lives in
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Self, cast
 
 from erebus.core.events import Event
 from erebus.games.iceandsnow.actions import Action
@@ -90,6 +90,17 @@ class State(HiddenInfo):
         st.setup_events = events
         return st
 
+    @classmethod
+    def _variant(cls, opts: dict[str, Any], content: Content) -> tuple[type[Self], Content]:
+        """Walking on Ice plays as :class:`~.walking.WalkingState` on the module's map."""
+        if "walking_on_ice" in opts["modules"]:
+            from erebus.games.iceandsnow.walking_data import walking_content
+
+            walking = _walking_class()
+            klass = cls if issubclass(cls, walking) else walking
+            return cast("type[Self]", klass), walking_content(content)
+        return cls, content
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, State):
             return NotImplemented
@@ -102,6 +113,12 @@ class State(HiddenInfo):
             f"<iceandsnow.State players={self.n} round={self.round} phase={self.pending} "
             f"current={self.current_player} scores={self.scores()}>"
         )
+
+
+def _walking_class() -> type[State]:
+    from erebus.games.iceandsnow.walking import WalkingState
+
+    return WalkingState
 
 
 def new_game(

@@ -38,6 +38,12 @@ class Tables:
     modifiers: dict[str, Op]
     #: power name -> (number of the event card granting it, its ``keep_card`` op)
     powers: dict[str, tuple[int, Op]]
+    #: extra fuel of a (from, to) route (Walking on Ice's broken-ice and ice routes)
+    route_fuel: dict[tuple[str, str], int] = field(default_factory=dict)
+    #: (from, to) routes open only after the ships are abandoned (walking routes)
+    walking_routes: frozenset[tuple[str, str]] = frozenset()
+    #: event number -> the upgrade tiles whose owners it does not affect (Deck Upgrade)
+    immune: dict[int, frozenset[int]] = field(default_factory=dict)
     route_cache: dict[tuple[tuple[Any, ...], str, bool], tuple[tuple[str, int], ...]] = field(
         default_factory=dict
     )
@@ -80,6 +86,21 @@ def tables_for(content: Content) -> Tables:
                 anchors.setdefault(a.id, a)
                 secs.setdefault(a.id, set()).add(sec.index)
             side_routes[(sec.index, name)] = tuple((r.src, r.dst, r.dynamite) for r in side.routes)
+    kinds = content.walking.route_kinds if content.walking is not None else {}
+    route_fuel: dict[tuple[str, str], int] = {}
+    walking: set[tuple[str, str]] = set()
+    for sec in content.sections:
+        for side in sec.sides.values():
+            for r in side.routes:
+                k = kinds.get(r.kind, {})
+                if int(k.get("fuel", 0)):
+                    route_fuel[(r.src, r.dst)] = int(k["fuel"])
+                if k.get("abandoned_only"):
+                    walking.add((r.src, r.dst))
+    immune: dict[int, set[int]] = {}
+    for num, u in content.upgrades.items():
+        for e in u.immune_events:
+            immune.setdefault(e, set()).add(num)
     spaces = tuple(content.spaces.values())
     raw_up = {int(u["number"]): u for u in content.raw.get("cards", {}).get("upgrades", [])}
     upgrade_pp = {
@@ -113,6 +134,9 @@ def tables_for(content: Content) -> Tables:
         food_max=int(content.tracks.get("food", {}).get("max", DEFAULT_FOOD_MAX)),
         modifiers=modifiers,
         powers=powers,
+        route_fuel=route_fuel,
+        walking_routes=frozenset(walking),
+        immune={e: frozenset(v) for e, v in immune.items()},
     )
     _CACHE[id(content)] = t
     return t

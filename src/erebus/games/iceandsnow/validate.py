@@ -37,6 +37,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from erebus.games.iceandsnow.creatures import creature_problems
 from erebus.games.iceandsnow.effects import effect_problems
 from erebus.games.iceandsnow.model import (
     RESOURCES,
@@ -45,6 +46,8 @@ from erebus.games.iceandsnow.model import (
     Content,
     Route,
 )
+from erebus.games.iceandsnow.options import MODULES
+from erebus.games.iceandsnow.walking_data import walking_problems
 
 SECTION_IDS = ("east", "central_east", "central_west", "west")
 SIDES = ("A", "B")
@@ -225,6 +228,8 @@ def problems(content: Content) -> list[str]:
         ("cards", _check_cartography),
         ("scenarios", _check_scenarios),
         ("rules", _check_rules),
+        ("myths", _check_myths),
+        ("walking", _check_walking),
     ]
     for name, check in checks:
         try:
@@ -789,6 +794,26 @@ def _check_cards(c: Content, out: list[str]) -> None:
     for num, u in c.upgrades.items():
         if u.copies < 1 or u.cost < 0:
             out.append(f"cards: upgrade {num} has {u.copies} copies cost {u.cost}")
+
+
+def _check_walking(c: Content, out: list[str]) -> None:
+    """Walking on Ice (``walking.json``): see :func:`.walking_data.walking_problems`."""
+    out += walking_problems(c)
+
+
+def _check_myths(c: Content, out: list[str]) -> None:
+    """Inuit Myths (``myths.json``): the creature cards in the vocabulary of
+    :mod:`.creatures`, module tiles naming a known module."""
+    myths = c.raw.get("myths", {})
+    if not myths:
+        return
+    extra = set(myths) - {"_design", "creatures", "upgrades"}
+    if extra:
+        out.append(f"myths: unknown key(s) {sorted(extra)}")
+    out += creature_problems(myths.get("creatures", []), set(c.upgrades))
+    for num, u in c.upgrades.items():
+        if u.module is not None and u.module not in MODULES:
+            out.append(f"upgrade {num}: unknown module {u.module!r}")
 
 
 def _effects_problems(events: list[Any]) -> list[str]:
