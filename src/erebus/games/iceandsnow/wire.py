@@ -355,7 +355,11 @@ def _decks(st: State) -> dict[str, Any]:
         "compass": len(st.compass),
         "search": len(st.search),
         "inuit_pool": st.inuit_pool,
-        "upgrades_left": {str(n): st.upg_left[n] for n in sorted(st.content.upgrades)},
+        "upgrades_left": {
+            str(n): st.upg_left[n]
+            for n in sorted(st.content.upgrades)
+            if n < len(st.upg_left) and st.upgrade_in_game(n)
+        },
     }
 
 

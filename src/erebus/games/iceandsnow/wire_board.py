@@ -142,9 +142,9 @@ def why_not_space(st: State, seat: int, sid: str) -> str:
         if len(st.upgrades[seat]) >= int(st.rules["limits"]["upgrade_spaces"]):
             return "upgrade_spaces_full"
         if not any(
-            st.upg_left[num] > 0
+            st.upgrade_in_game(num)
+            and st.upg_left[num] > 0
             and num not in st.upgrades[seat]
-            and st.upgrade_in_game(num)
             and wood >= u.cost
             for num, u in st.content.upgrades.items()
         ):
