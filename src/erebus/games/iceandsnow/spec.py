@@ -15,7 +15,7 @@ from erebus.games.iceandsnow import events as ev
 from erebus.games.iceandsnow.actions import Action
 from erebus.games.iceandsnow.botmoves import bot_actions
 from erebus.games.iceandsnow.heuristics import REWARD_SCALE, heuristic, terminal_value
-from erebus.games.iceandsnow.options import normalize
+from erebus.games.iceandsnow.options import OPTIONS, normalize
 from erebus.games.iceandsnow.sources import SOURCE_LABELS, SOURCES, score_source
 from erebus.games.iceandsnow.state import State, new_game, replay
 
@@ -117,6 +117,7 @@ SPEC = GameSpec(
     min_players=1,
     max_players=4,
     parse_options=parse_options,
+    options=OPTIONS,
     new_game=new_game,
     replay=replay,
     action_from_json=Action.from_json,
