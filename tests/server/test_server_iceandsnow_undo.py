@@ -160,3 +160,39 @@ def test_undo_refused_after_a_reveal_over_the_websocket(client: TestClient) -> N
                 assert get(client, gid)["version"] == state["version"]  # nothing changed
                 return
     raise AssertionError("no investor reveal in the setup")
+
+
+def _mast_game() -> tuple[int, list[dict[str, Any]]]:
+    """(seed, actions) of a two-player game (all upgrades) up to the leader's voyage
+    choice with the Mast (upgrade 9) built: the tile is taken whenever it may be."""
+    for seed in range(500):
+        st = SPEC.new_game(2, seed, {"upgrades": "all"})
+        rng = random.Random(seed)
+        actions: list[dict[str, Any]] = []
+        while not st.is_over and len(actions) < 400:
+            legal = st.legal_actions()
+            mast = [a for a in legal if a.kind == "take" and a.tile == 9]
+            action = mast[0] if mast else rng.choice(legal)
+            actions.append(action.to_json())
+            st.apply(action)
+            if action.kind == "voyage" and any(d[0] == "mast" for d in st.decisions):
+                return seed, actions
+    raise AssertionError("no game below seed 500 builds the Mast")
+
+
+def test_undo_refused_after_the_mast_look(client: TestClient) -> None:
+    """With the Mast the voyage's event card waits for the leader's pick of the top two:
+    choosing the voyage shows the leader those two cards, so it cannot be taken back
+    (else the leader could look at one deck and sail the other)."""
+    seed, actions = _mast_game()
+    g = create(client, [HUMAN, HUMAN], {"upgrades": "all"}, seed=seed)
+    gid, toks = g["id"], tokens(g)
+    for action in actions:
+        cur = get(client, gid)
+        seat = cur["current_player"]
+        after = act(client, gid, toks[seat], cur["version"], action)
+    assert action["type"] == "voyage" and after["current_player"] == seat
+    new = [e["type"] for e in after["events"] if e["version"] == after["version"]]
+    assert "EventCardsSeen" in new and not after["can_undo"]
+    r = undo(client, gid, toks[seat], after["version"])
+    assert r.status_code == 400, r.text

@@ -21,7 +21,8 @@ from erebus.games.iceandsnow.state import State, new_game, replay
 
 #: Events that show something nobody knew: the secret setup choices, an event card
 #: turned (a voyage, the mast), hunting or species cards off their decks, a compass
-#: card drawn (Magnetic North Pole).  Not among them: choosing an investor or a
+#: card drawn (Magnetic North Pole), the leader's look at the top two event cards with the
+#: Mast (upgrade 9).  Not among them: choosing an investor or a
 #: cartography card (the player holds both offers), a map section's side (both sides
 #: are printed), a destination, taking a revealed card.
 HIDDEN_EVENTS = (
@@ -30,6 +31,7 @@ HIDDEN_EVENTS = (
     ev.EventRevealed,
     ev.CardsRevealed,
     ev.CompassDrawn,
+    ev.EventCardsSeen,
 )
 
 
