@@ -1,6 +1,12 @@
 #!/usr/bin/env python3
 """Generate the browser client's data assets from the games' data files.
 
+Through Ice and Snow's board needs its static content too (the map with both sides
+of every section, the action board, the tracks and every card with its name and a
+one-line effect); :func:`erebus.games.iceandsnow.wire_content.content_document`
+makes it from the engine's data and this tool writes it to
+``iceandsnow-content.json`` (docs/iceandsnow-wire.md describes it).
+
 The web client draws Northwest Passage's board and tiles itself, so it needs the
 board layout, the tile set and every orientation of every tile (terrain turned,
 symbol square moved) exactly as the engine sees them.  Rather than repeating
@@ -25,6 +31,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from erebus.games.iceandsnow.content import default_content as iceandsnow_content
+from erebus.games.iceandsnow.wire_content import content_document
 from erebus.games.northwest.content import TOKEN_KINDS, default_content
 from erebus.games.northwest.geometry import Geometry, rotate_grid
 
@@ -91,6 +99,7 @@ def compact(doc: dict[str, Any]) -> str:
 
 ASSETS: dict[str, Callable[[], str]] = {
     "northwest-tiles.json": lambda: compact(northwest_tiles()),
+    "iceandsnow-content.json": lambda: compact(content_document(iceandsnow_content())),
 }
 """Each generated asset, by its path under ``src/erebus/web/``, and what makes its text."""
 

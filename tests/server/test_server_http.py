@@ -164,8 +164,8 @@ def test_bad_create_requests(client: TestClient) -> None:
 def test_any_registered_game_is_served_and_says_whether_it_has_a_board(
     client: TestClient,
 ) -> None:
-    """Through Ice and Snow has no browser board yet: the API still plays it (its
-    options through ``game_options``) and the payload's ``web_board`` says so."""
+    """Through Ice and Snow is served like Northwest (its options through
+    ``game_options``) and the payload's ``web_board`` names its board."""
     humans = [{"kind": "human"}, {"kind": "human"}]
     body = {
         "game": "iceandsnow",
@@ -177,7 +177,7 @@ def test_any_registered_game_is_served_and_says_whether_it_has_a_board(
     assert r.status_code == 201, r.text
     g = r.json()
     p = client.get(f"/api/games/{g['id']}").json()
-    assert p["game"] == "iceandsnow" and p["web_board"] is None
+    assert p["game"] == "iceandsnow" and p["web_board"] == "iceandsnow"
     spec = get_game("iceandsnow")
     assert p["game_options"] == spec.parse_options(2, {"modes": ["survival"]})
     tok = g["seats"][p["current_player"]]["token"]

@@ -18,6 +18,7 @@ from erebus.games.iceandsnow.heuristics import REWARD_SCALE, heuristic, terminal
 from erebus.games.iceandsnow.options import OPTIONS, normalize
 from erebus.games.iceandsnow.sources import SOURCE_LABELS, SOURCES, score_source
 from erebus.games.iceandsnow.state import State, new_game, replay
+from erebus.games.iceandsnow.wire import wire_view as named_view
 
 #: Events that show something nobody knew: the secret setup choices, an event card
 #: turned (a voyage, the mast), hunting or species cards off their decks, a compass
@@ -46,8 +47,9 @@ def reveals_hidden(event: Event) -> bool:
 
 
 def wire_view(state: State, seat: int | None) -> dict[str, Any]:
-    """The engine's view (JSON types, small integers only)."""
-    return state.view(seat)
+    """The browser's named view (:mod:`.wire`, docs/iceandsnow-wire.md); bots keep
+    the engine's ``state.view``."""
+    return named_view(state, seat)
 
 
 def winners(state: State) -> list[int]:
@@ -150,5 +152,5 @@ SPEC = GameSpec(
         action_index=_rl_index,
     ),
     terminal_ui="erebus.terminal.iceandsnow",
-    web_board=None,
+    web_board="iceandsnow",
 )

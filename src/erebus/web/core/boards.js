@@ -4,10 +4,14 @@
 // A board module exports: load() (its assets), prepare() (derive what drawing needs
 // from APP.view), roundText(), refresh() (the board), renderTable({sun, under,
 // players}), playerBoards(), supplyPanel(), onState() / onSend() (its selection),
-// onKey(e, tag), normEvent(e), eventText(e), eventRefs(e), highlight(refs), LOG_SKIP.
+// onKey(e, tag), normEvent(e), eventText(e), eventRefs(e), highlight(refs), LOG_SKIP;
+// optionally title() (the game's name for the top bar, else t("game_title")) and
+// keysHelp() (the "?" button's text, else t("keys_help")) and overHeadline() (who won,
+// or how the game was lost, for the replay's last step; else the first of the ranking).
 
 const BOARDS = {
   northwest: () => import("../northwest/board.js"),
+  iceandsnow: () => import("../iceandsnow/board.js"),
 };
 
 export async function loadBoard(name) {

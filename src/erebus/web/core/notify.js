@@ -1,6 +1,7 @@
 // Turn alerts: a short sound (WebAudio, mutable), a system notification when the tab
 // is hidden (permission asked on a click only) and the title; their buttons.
 
+import { APP } from "./state.js";
 import { h, s, $ } from "./dom.js";
 import { t } from "./i18n.js";
 
@@ -34,7 +35,7 @@ export function turnAlert() {
   root.dataset.turnAlerts = String(Number(root.dataset.turnAlerts || 0) + 1);
   if (soundOn()) beep();
   if (document.hidden && "Notification" in window && Notification.permission === "granted") {
-    try { new Notification(t("your_turn"), { body: t("game_title"), tag: "erebus-turn" }); } catch { /* */ }
+    try { new Notification(t("your_turn"), { body: APP.board && APP.board.title ? APP.board.title() : t("game_title"), tag: "erebus-turn" }); } catch { /* */ }
   }
 }
 // Browsers start sound only after a gesture: make the audio context on the first one.

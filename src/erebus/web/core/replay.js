@@ -120,7 +120,9 @@ function draw(st) {
   const evs = (st.events || []).map((e) => board.normEvent(e)).filter((e) => !board.LOG_SKIP.has(e.type));
   const who = st.seat != null ? h("span", { class: "swatch", style: `background:${COLORS[st.seat]}` }) : null;
   let head;
-  if (st.is_over) {
+  if (st.is_over && board.overHeadline) {
+    head = [t("game_over"), " — ", board.overHeadline()];
+  } else if (st.is_over) {
     const top = (st.ranking || [])[0];
     head = [t("game_over"), top != null ? ` — ${t("winner", { name: seatName(top) })}` : ""];
   } else if (st.step === 0) head = [t("replay_setup")];

@@ -53,16 +53,20 @@ function renderStatusDot() {
   d.title = APP.wsOk ? t("connected") : t("offline_polling");
 }
 
+// The game's own name and key help (the board's, else Northwest's words).
+export function gameTitle() { return APP.board && APP.board.title ? APP.board.title() : t("game_title"); }
+function keysHelp() { return APP.board && APP.board.keysHelp ? APP.board.keysHelp() : t("keys_help"); }
+
 function gameShell() {
   document.body.replaceChildren(
     h("header", { class: "topbar" },
       h("a", { href: "/", class: "brand" }, "erebus"),
-      h("span", { class: "title" }, t("game_title")),
+      h("span", { class: "title" }, gameTitle()),
       h("span", { id: "roundinfo" }),
       h("span", { class: "spacer" }),
       h("span", { id: "conn", class: "conn" }),
       alertButtons(),
-      h("button", { class: "btn small", id: "helpbtn", onclick: () => toast(t("keys_help")) }, "?"),
+      h("button", { class: "btn small", id: "helpbtn", onclick: () => toast(keysHelp()) }, "?"),
       langSwitcher(() => { gameShell(); renderGame(); })),
     h("main", { class: "game" },
       h("div", { class: "left" },
@@ -99,7 +103,7 @@ export function renderGame() {
   board.renderTable({ sun: $("#sunwrap"), under: $("#under"), players: $("#players") });
   renderLog();
   if (active) { const el = document.getElementById(active); if (el) el.focus(); }
-  document.title = isMyTurn() ? `● ${t("your_turn")} — erebus` : `${t("game_title")} — erebus`;
+  document.title = isMyTurn() ? `● ${t("your_turn")} — erebus` : `${gameTitle()} — erebus`;
 }
 
 function onKey(e) {
