@@ -334,7 +334,9 @@ def test_lobby_shows_the_engines_word_on_a_bad_option(server: Any, at: Any) -> N
             for o in g["options"]:
                 if o["key"] == "modes":
                     o["choices"].append("blizzard")
-        route.fulfill(status=200, content_type="application/json", body=json.dumps({"games": games}))
+        route.fulfill(
+            status=200, content_type="application/json", body=json.dumps({"games": games})
+        )
 
     page.route("**/api/catalog", doctored)
     _ice_lobby(page, server)

@@ -71,7 +71,9 @@ def get(c: TestClient, gid: str, token: str | None = None) -> Any:
 
 
 def act(c: TestClient, gid: str, token: str, version: int, action: Any) -> Any:
-    r = c.post(f"/api/games/{gid}/actions?token={token}", json={"version": version, "action": action})
+    r = c.post(
+        f"/api/games/{gid}/actions?token={token}", json={"version": version, "action": action}
+    )
     assert r.status_code == 200, r.text
     return r.json()
 

@@ -221,8 +221,9 @@ def _finish(c: TestClient, gid: str, humans: dict[int, str], rng: random.Random)
                 )
                 recv_until(sockets[seat], mine["version"] + 1, got)
             else:
-                assert act(c, gid, humans[seat], mine["version"], action)["version"] > (
-                    mine["version"]
+                assert (
+                    act(c, gid, humans[seat], mine["version"], action)["version"]
+                    > (mine["version"])
                 )
         else:
             raise AssertionError("the game did not end")

@@ -70,9 +70,7 @@ CASES = [
 ]
 
 
-def _play_with_undo(
-    c: TestClient, players: int, opts: dict[str, Any], seed: int
-) -> dict[str, int]:
+def _play_with_undo(c: TestClient, players: int, opts: dict[str, Any], seed: int) -> dict[str, int]:
     """Play the seeded game (every seat a person) with the engine's twin; after each
     action check the undo the rules allow or refuse, and take back and redo every
     action that may be undone.  Returns how often each kind of reveal was refused."""
