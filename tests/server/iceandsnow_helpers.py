@@ -93,15 +93,19 @@ def wait_humans(c: TestClient, gid: str, humans: dict[int, str], timeout: float 
         time.sleep(0.003)
 
 
-def recv_until(ws: WebSocketTestSession, version: int, into: list[Any]) -> Any:
+def recv_until(
+    ws: WebSocketTestSession, version: int, into: list[Any], errors_ok: bool = False
+) -> Any:
     """The newest state ``ws`` got once it has one of ``version`` or newer (reading on
-    if it has not); every message read goes to ``into``."""
+    if it has not); every message read goes to ``into``.  An ``error`` message fails
+    (it would mean no state is coming) unless ``errors_ok``."""
     last = getattr(ws, "erebus_last_state", None)
     if last is not None and last["version"] >= version:
         return last
     for _ in range(10_000):
         msg = ws.receive_json()
         into.append(msg)
+        assert errors_ok or msg.get("type") != "error", msg
         if msg.get("type") == "state":
             ws.erebus_last_state = msg  # type: ignore[attr-defined]
             if msg["version"] >= version:

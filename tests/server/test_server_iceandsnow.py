@@ -11,6 +11,7 @@ import contextlib
 import itertools
 import json
 import random
+import time
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +35,7 @@ from server_helpers import make_client
 
 from erebus.games import GAMES, get_game
 
+WS_SPACING_S = 0.06  # between two messages of one socket (the server allows 20 a second)
 I18N = Path(__file__).resolve().parents[2] / "src" / "erebus" / "web" / "i18n"
 LANGS = ("en", "hu", "it", "fr", "uk", "ja")
 
@@ -208,6 +210,7 @@ def _finish(c: TestClient, gid: str, humans: dict[int, str], rng: random.Random)
             for s, t in humans.items()
         }
         watcher = stack.enter_context(c.websocket_connect(f"/ws/games/{gid}"))
+        sent = dict.fromkeys(humans, 0.0)  # when each socket last sent
         for _ in range(3000):
             g = wait_humans(c, gid, humans)
             if g["is_over"]:
@@ -216,6 +219,9 @@ def _finish(c: TestClient, gid: str, humans: dict[int, str], rng: random.Random)
             mine = get(c, gid, humans[seat])
             action = pick(rng, mine["legal_actions"])
             if rng.random() < 0.5:
+                # under the server's 20 messages a second per connection
+                time.sleep(max(0.0, sent[seat] + WS_SPACING_S - time.monotonic()))
+                sent[seat] = time.monotonic()
                 sockets[seat].send_json(
                     {"type": "action", "version": mine["version"], "action": action}
                 )
