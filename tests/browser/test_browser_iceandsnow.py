@@ -11,7 +11,6 @@ food, resource, deposit).  Screenshots go to ``tests/output/iceandsnow-*.png``.
 from __future__ import annotations
 
 import random
-import re
 import time
 from pathlib import Path
 from typing import Any
@@ -25,10 +24,34 @@ if not CHROMIUM.exists():
         allow_module_level=True,
     )
 pytest.importorskip("playwright.sync_api", reason="browser tests need the playwright package")
+from playwright.sync_api import TimeoutError as PlaywrightTimeout  # noqa: E402
 
 GAME_TIMEOUT_S = 240.0
+OTHER_DIALOGS = ("section", "discard", "infirmary", "eat", "mast", "boiler", "compass", "start")
+CLICK_MS = 4000  # a choice that went away with a push is not waited for long
 LAPTOP = {"width": 1366, "height": 768}
 PHONE = {"width": 390, "height": 844}
+# What a page offers its seat, read in one evaluate: the decision and its choices, the
+# placement sheet's step, the spaces that can be taken, Pass; the round and game over.
+LOOK_JS = """() => {
+  const q = (s, r = document) => r.querySelector(s);
+  const dec = q("[data-testid=decision]"), sheet = q("[data-testid=placement]");
+  const m = /Round (\\d+)/.exec((q("#roundinfo") || {}).textContent || "");
+  const food = sheet && q("[data-testid=food-range]", sheet);
+  return {
+    over: !!q("section.endgame"), round: m ? Number(m[1]) : 0,
+    decision: dec && { kind: dec.dataset.kind || "?",
+      choices: [...dec.querySelectorAll("[data-testid=choice]")].map((b) => ({
+        cls: b.className || "", action: b.dataset.action || "" })) },
+    sheet: sheet && { place: !!q("[data-testid=place-crew]", sheet),
+      step: (q(".step", sheet) || { dataset: {} }).dataset.step || null,
+      food: food ? [Number(food.min), Number(food.max)] : null,
+      options: sheet.querySelectorAll(".step button.popt, .step .ice-card.pick").length },
+    spaces: [...document.querySelectorAll(".ice-space.can")].map((e) => e.dataset.space),
+    pass: !!q("[data-testid=ice-pass]"),
+    final: !!q(".final-group.open"),
+  };
+}"""
 WEIGHTS = {"visit_inuit": 6.0, "experiment": 6.0, "event": 4.0, "hunt": 2.0, "recycle_wood": 0.2}
 
 
@@ -43,12 +66,6 @@ def is_over(server: Any, gid: str) -> bool:
     return bool(server.game(gid)["is_over"])
 
 
-def round_shown(page: Any) -> int:
-    """The round in the top bar ("Round 3 (of 7–12) · …"; 0 in the set-up)."""
-    m = re.search(r"Round (\d+)", page.locator("#roundinfo").inner_text())
-    return int(m.group(1)) if m else 0
-
-
 class Player:
     """One human seat in its own browser context, choosing at random through the page."""
 
@@ -61,74 +78,77 @@ class Player:
         self.steps: dict[str, int] = {}
         self.keyboard = 0
 
-    def act(self) -> str | None:
-        """One click (or key) if the page offers this seat something; what it was."""
+    def look(self) -> Any:
+        """What the page offers now, read in one go (one round trip to the browser)."""
+        return self.page.evaluate(LOOK_JS)
+
+    def act(self, seen: Any = None) -> str | None:
+        """One click (or key) if the page offers this seat something; what it was.
+        A push may change the page between the look and the click: then nothing."""
+        try:
+            return self._act(seen or self.look())
+        except PlaywrightTimeout:
+            return None
+
+    def _act(self, seen: Any) -> str | None:
         page, rng = self.page, self.rng
-        dec = page.locator("[data-testid=decision]")
-        if dec.count():
-            kind = dec.get_attribute("data-kind") or "?"
-            choices = dec.locator("[data-testid=choice]")
-            n = choices.count()
-            if not n:
+        dec = seen["decision"]
+        if dec:
+            kind, choices = dec["kind"], dec["choices"]
+            if not choices:
                 return None
             self.decisions[kind] = self.decisions.get(kind, 0) + 1
             # a careful player: no choice the dialog warns about (the table cannot pay
             # the dynamite, the towing fails) while another is offered; mostly the
             # open sea, which costs less fuel
-            safe = [
-                i for i in range(n) if "warn" not in (choices.nth(i).get_attribute("class") or "")
-            ]
-            pool = safe or list(range(n))
+            pool = [i for i, c in enumerate(choices) if "warn" not in c["cls"]]
+            pool = pool or list(range(len(choices)))
             if kind == "voyage" and rng.random() < 0.8:
-                pool = [
-                    i for i in pool if "open" in (choices.nth(i).get_attribute("data-action") or "")
-                ] or pool
-            choices.nth(rng.choice(pool)).click()
+                pool = [i for i in pool if "open" in choices[i]["action"]] or pool
+            page.locator("[data-testid=decision] [data-testid=choice]").nth(rng.choice(pool)).click(
+                timeout=CLICK_MS
+            )
             return f"decision {kind}"
-        sheet = page.locator("[data-testid=placement]")
-        if sheet.count():
-            place = sheet.locator("[data-testid=place-crew]")
-            if place.count():
+        sheet = seen["sheet"]
+        if sheet:
+            loc = page.locator("[data-testid=placement]")
+            if sheet["place"]:
                 self.takes += 1
                 if rng.random() < 0.3:  # the keyboard: the button has the focus
                     page.keyboard.press("Enter")
                     self.keyboard += 1
                 else:
-                    place.click()
+                    loc.locator("[data-testid=place-crew]").click(timeout=CLICK_MS)
                 return "place"
-            step = sheet.locator(".step")
-            what = step.get_attribute("data-step") or "crew" if step.count() else "crew"
+            what = sheet["step"] or "?"
             self.steps[what] = self.steps.get(what, 0) + 1
-            food = sheet.locator("[data-testid=food-range]")
-            if food.count():
-                lo, hi = int(food.get_attribute("min")), int(food.get_attribute("max"))
-                food.fill(str(rng.randint(lo, hi)))
-                sheet.locator("[data-testid=food-ok]").click()
+            if sheet["food"]:
+                lo, hi = sheet["food"]
+                loc.locator("[data-testid=food-range]").fill(
+                    str(rng.randint(lo, hi)), timeout=CLICK_MS
+                )
+                loc.locator("[data-testid=food-ok]").click(timeout=CLICK_MS)
                 return "food"
-            opts = sheet.locator(".step button.popt, .step .ice-card.pick")
-            n = opts.count()
-            if not n:
+            if not sheet["options"]:
                 return None
-            opts.nth(rng.randrange(n)).click()
+            opts = loc.locator(".step button.popt, .step .ice-card.pick")
+            opts.nth(rng.randrange(sheet["options"])).click(timeout=CLICK_MS)
             return f"step {what}"
-        spaces = page.locator(".ice-space.can")
-        pas = page.locator("[data-testid=ice-pass]")
-        n = spaces.count()
-        if n and (not pas.count() or rng.random() < 0.85):
+        ids = seen["spaces"]
+        if ids and (not seen["pass"] or rng.random() < 0.85):
             # a little sense: the expedition needs fuel (Visit the Inuit, Experiment,
             # the event cards), Recycling wood burns it
-            ids = [spaces.nth(i).get_attribute("data-space") for i in range(n)]
             weights = [WEIGHTS.get(str(sid), 1.0) for sid in ids]
-            target = spaces.nth(rng.choices(range(n), weights)[0])
+            target = page.locator(".ice-space.can").nth(rng.choices(range(len(ids)), weights)[0])
             if rng.random() < 0.3:
-                target.focus()
+                target.focus(timeout=CLICK_MS)
                 page.keyboard.press("Enter")
                 self.keyboard += 1
             else:
-                target.click()
+                target.click(timeout=CLICK_MS)
             return "space"
-        if pas.count():
-            pas.click()
+        if seen["pass"]:
+            page.locator("[data-testid=ice-pass]").click(timeout=CLICK_MS)
             return "pass"
         return None
 
@@ -144,20 +164,21 @@ def play(server: Any, gid: str, players: list[Player], out: Path, shots: dict[st
     (each player's ``tag``: "" for the laptop, "phone-" for the phone)."""
     deadline = time.monotonic() + GAME_TIMEOUT_S
     acts = 0
-    while not players[0].page.locator("section.endgame").count():
+    while True:
+        looks = [p.look() for p in players]
+        if looks[0]["over"]:
+            break
         if time.monotonic() > deadline:
-            g = server.game(gid)
-            v = g["view"]
+            v = server.game(gid)["view"]
             raise AssertionError(
                 f"the game did not end after {acts} clicks: round {v['round']}, "
                 f"waiting for {v['pending']} of seat {v['current']}"
             )
         acted = False
-        rnd = round_shown(players[0].page)
-        for p in players:
+        rnd = looks[0]["round"]
+        for p, seen in zip(players, looks, strict=True):
             page, tag = p.page, p.tag
-            dec = page.locator("[data-testid=decision]")
-            kind = dec.get_attribute("data-kind") if dec.count() else None
+            kind = seen["decision"]["kind"] if seen["decision"] else None
             if kind == "setup" and f"{tag}setup" not in shots:
                 shoot(page, out, f"{tag}setup", shots)
             if kind == "destination" and rnd >= 2 and f"{tag}boarding" not in shots:
@@ -165,7 +186,12 @@ def play(server: Any, gid: str, players: list[Player], out: Path, shots: dict[st
                 shoot(page, out, f"{tag}boarding", shots)
             if kind == "voyage" and rnd >= 2 and f"{tag}voyage" not in shots:
                 shoot(page, out, f"{tag}voyage", shots)
-            did = p.act()
+            if seen["final"] and seen["spaces"] and not tag and "final-round" not in shots:
+                page.locator(".final-group.open").first.scroll_into_view_if_needed()
+                shoot(page, out, "final-round", shots)
+            if kind in OTHER_DIALOGS and not tag and f"dialog-{kind}" not in shots:
+                shoot(page, out, f"dialog-{kind}", shots)
+            did = p.act(seen)
             if did == "space" and f"{tag}action" not in shots:
                 page.locator(
                     "[data-testid=placement] .step, [data-testid=place-crew]"
@@ -193,6 +219,9 @@ def test_two_humans_and_a_bot_play_a_whole_game(
             "game": "iceandsnow",
             "players": 3,
             "seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "level": "easy"}],
+            # every upgrade (the Mast, the Boiler) and the extra events (the Damaged
+            # Compass, the bear): more kinds of dialog on the way
+            "game_options": {"upgrades": "all", "extra_events": True},
             "seed": 11,
         },
     )
@@ -362,4 +391,12 @@ def test_placement_steps_card_tile_food_and_escape(
     after = server.game(gid, token)["view"]["seats"][0]
     assert after["cabins"] == before["cabins"] + 1
     assert before["food"] - after["food"] == min(4, hi)
+    # our crew stands on the space (seat 1's colour, a pawn per crew member), after a
+    # reload too
+    for _ in range(2):
+        slot = page.locator(".ice-space[data-space=build_cabin] .slot.filled[data-seat='0']")
+        slot.wait_for()
+        assert slot.locator(".pawn").count() == 2
+        page.reload()
+        page.locator("[data-testid=action-board]").wait_for()
     assert not new_page.errors.errors, new_page.errors.errors

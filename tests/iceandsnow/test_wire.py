@@ -61,7 +61,7 @@ SEAT = {
 }  # fmt: skip
 SPACE = {
     "id", "kind", "column", "slots", "taken", "open", "final", "blocked", "deposit_due",
-    "can_take", "why_not",
+    "can_take", "why_not", "stands",
 }  # fmt: skip
 BOARD = {"acting", "spaces", "extra_spaces", "warehouses", "can_pass", "must_take"}
 CARDS = {

@@ -209,7 +209,10 @@ def test_a_seat_outside_the_game_is_refused() -> None:
 
 
 def _client_sources() -> str:
-    return "\n".join(p.read_text(encoding="utf-8") for p in sorted(WEB.rglob("*.js")))
+    """The client code that reads a Northwest view: the shell, core/ and its board
+    (another game's board folder reads its own game's view)."""
+    files = [*WEB.glob("*.js"), *(WEB / "core").rglob("*.js"), *(WEB / "northwest").rglob("*.js")]
+    return "\n".join(p.read_text(encoding="utf-8") for p in sorted(files))
 
 
 def test_it_carries_every_field_the_client_reads() -> None:

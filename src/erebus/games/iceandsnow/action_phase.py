@@ -478,6 +478,7 @@ def apply_take(st: State, seat: int, a: Action, ev: list[Event]) -> None:
     if a.proxy is not None:
         pv[b + PROXY] |= PROXY_BIT[a.proxy]
     ev.append(CrewPlaced(seat, a.space, a.crew))
+    st.stands.append([a.space, seat, *a.crew])
     sid = a.space
     if sid == SHELTER_SPACE:
         pv[b + SHELTERS] += 1

@@ -403,6 +403,7 @@ class FlowRules(SetupRules):
 
     def _step_board(self, ev: list[Event]) -> None:
         n = self.n
+        self.stands = []
         for s in range(n):
             b = F * s
             for i in range(5):

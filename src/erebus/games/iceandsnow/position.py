@@ -128,6 +128,7 @@ _FIELDS: tuple[tuple[str, str], ...] = (
     ("inv_opts", "ll"),
     ("carto_opts", "ll"),
     ("decisions", "ll"),
+    ("stands", "ll"),
 )
 #: JSON key -> attribute, where they differ (format 1 named the field for its card).
 _ATTR = {"ev22": "event_draw"}
@@ -232,6 +233,10 @@ class Position:
     carto: list[str | None]
     carto_pool: list[str]
     inv_pool: list[str]
+    #: Who stands on the action board this round, in the order placed: one
+    #: ``[space id, seat, captain, carpenter, scientist, sailors, inuit]`` per take
+    #: (the board shows it; cleared at Boarding, when the crew comes back).
+    stands: list[list[Any]]
     cabins_at: list[list[Any]]
     shelters_at: list[list[Any]]
     placed: list[list[Any]]
@@ -269,6 +274,7 @@ class Position:
         st.event_taken = False
         st.event_draw = None
         st.round_mods = ()
+        st.stands = []
         st.final_round = False
         st.final_voyage = False
         st.over = False

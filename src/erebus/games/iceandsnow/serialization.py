@@ -39,6 +39,8 @@ _STEPS = {name[len("_step_") :] for name in dir(FlowRules) if name.startswith("_
 #: The scalar JSON keys in format order, with their kind ("s" or "f").
 _JSON_SCALARS = tuple((n, k) for n, k in _FIELDS if k in ("s", "f"))
 _LEGACY_MODS = frozenset(LEGACY_FLAGS.values())
+#: Fields format 1 writes only when they hold something (saves made before them load).
+_OPTIONAL = frozenset({"stands"})
 
 
 def _make_copier() -> Callable[[Any, Any], None]:
@@ -105,6 +107,8 @@ class Serialization(DecisionRules):
         for name in _LISTS:
             out[name] = getattr(self, name)[:]
         for name in _NESTED:
+            if name in _OPTIONAL and not getattr(self, name):
+                continue
             out[name] = [x[:] for x in getattr(self, name)]
         extra = [m for m in mods if m not in _LEGACY_MODS]
         if extra:  # modifiers format 1 has no flag for (new cards)
@@ -150,7 +154,7 @@ class Serialization(DecisionRules):
                     raise ValueError(f"field {name!r} is not a list")
                 setattr(st, name, v[:])
             for name in _NESTED:
-                v = d[name]
+                v = d.get(name, []) if name in _OPTIONAL else d[name]
                 if not isinstance(v, list) or not all(isinstance(x, list) for x in v):
                     raise ValueError(f"field {name!r} is not a list of lists")
                 setattr(st, name, [x[:] for x in v])
@@ -229,6 +233,14 @@ class Serialization(DecisionRules):
             return "investor/cartography do not match the player count"
         if len(self.occ) != len(self._t.spaces):
             return "space occupancy does not match the board"
+        for stand in self.stands:
+            if (
+                len(stand) != 7
+                or not isinstance(stand[0], str)
+                or not all(type(x) is int and x >= 0 for x in stand[1:])
+                or stand[1] >= n
+            ):
+                return "a crew on the action board is not [space, seat, five counts]"
         if self.fleet not in self._t.anchors:
             return f"unknown anchor {self.fleet!r}"
         if self.step not in _STEPS:

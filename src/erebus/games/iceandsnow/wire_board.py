@@ -25,7 +25,7 @@ from erebus.games.iceandsnow.action_phase import (
     sled_for_explore,
 )
 from erebus.games.iceandsnow.actions import Action
-from erebus.games.iceandsnow.content import RESOURCES, Space
+from erebus.games.iceandsnow.content import CREW_KINDS, RESOURCES, Space
 from erebus.games.iceandsnow.layout import (
     CABINS,
     DOGS,
@@ -259,12 +259,18 @@ def action_board(st: State, seat: int | None, legal: list[Action] | None = None)
         can_pass = None in legal_spaces and any(a.kind == "pass" for a in reversed(legal))
     spaces = []
     occ = st.occ
+    stands: dict[str, list[dict[str, Any]]] = {}
+    for sid, who, *crew in st.stands:
+        stands.setdefault(sid, []).append(
+            {"seat": who, "crew": dict(zip(CREW_KINDS, crew, strict=True))}
+        )
     paid = st.col_paid
     for i, (static, sp) in enumerate(zip(_static_spaces(t, n, st.scenario), t.spaces, strict=True)):
         ci = t.space_column[i]
         entry: dict[str, Any] = {
             **static,
             "taken": occ[i] if acting else 0,
+            "stands": stands.get(sp.id, []),
             "open": (final or not sp.final) and not static["blocked"],
             "deposit_due": bool(
                 acting and survival and sp.above_warehouse and ci >= 0 and not paid[ci]
@@ -279,11 +285,22 @@ def action_board(st: State, seat: int | None, legal: list[Action] | None = None)
         spaces.append(entry)
     extra = []
     if st.mode("shelters"):
-        entry = {"id": SHELTER_SPACE, "kind": SHELTER_SPACE, "column": "general"}
+        entry = {
+            "id": SHELTER_SPACE,
+            "kind": SHELTER_SPACE,
+            "column": "general",
+            "stands": stands.get(SHELTER_SPACE, []),
+        }
         _verdict(st, seat, entry, SHELTER_SPACE, mine, legal_spaces)
         extra.append(entry)
     if st.event is not None and st.content.events[st.event].kind == "action":
-        entry = {"id": EVENT_SPACE, "kind": EVENT_SPACE, "column": "general", "number": st.event}
+        entry = {
+            "id": EVENT_SPACE,
+            "kind": EVENT_SPACE,
+            "column": "general",
+            "number": st.event,
+            "stands": stands.get(EVENT_SPACE, []),
+        }
         _verdict(st, seat, entry, EVENT_SPACE, mine, legal_spaces)
         extra.append(entry)
     return {

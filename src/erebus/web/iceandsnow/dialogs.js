@@ -46,10 +46,25 @@ function setupBody(d) {
   return [h("p", {}, t(kind === "investor" ? "iact_setup_investor_help" : "iact_setup_carto_help")),
     h("div", { class: "opt-cards" }, d.options.map((o) => cardEl(kind, o.card, { onPick: () => sendAction(o.action), testid: "choice" })))];
 }
+// What a section side holds beyond its anchors: the final-round (blue) and final
+// anchors, and how many of its routes need extra icebreaking dynamite.
+function sideNotes(sectionId, side, anchors) {
+  const sec = M() && M().sections.find((s) => s.id === sectionId);
+  const routes = (sec && sec.sides[side] && sec.sides[side].routes) || [];
+  const notes = [];
+  const blue = anchors.filter((a) => (anchor(a) || {}).blue).map(anchorName);
+  const fin = anchors.filter((a) => (anchor(a) || {}).final_pp).map((a) => `${anchorName(a)} ${anchor(a).final_pp} PP`);
+  if (blue.length) notes.push(`⚓ ${t("iact_dest_blue")}: ${blue.join(", ")}`);
+  if (fin.length) notes.push(`⚑ ${fin.join(", ")}`);
+  const extra = routes.filter((r) => r[2] > 0).length;
+  notes.push(t("iact_side_routes", { n: routes.length, k: extra }));
+  return notes.join(" · ");
+}
 function sectionBody(d) {
   return [h("p", {}, t("iact_section_help", { section: (M() && (M().sections.find((s) => s.id === d.section) || {}).name) || d.section || "" })),
     h("div", { class: "choices" }, d.options.map((o) => choice(o, [h("strong", {}, t("iact_side", { side: o.side })),
-      h("span", { class: "muted" }, (o.anchors || []).map(anchorName).join(", "))])))];
+      h("span", { class: "muted" }, (o.anchors || []).map(anchorName).join(", ")),
+      h("span", { class: "notes" }, sideNotes(d.section, o.side, o.anchors || []))])))];
 }
 function startBody(d) {
   return [h("p", {}, t("iact_start_help")), h("div", { class: "choices" }, d.options.map((o) => choice(o, anchorLine(o.to))))];

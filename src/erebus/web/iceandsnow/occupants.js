@@ -1,6 +1,6 @@
-// Who stands on which space this round: the engine keeps only how many slots are
-// taken, so the seats and their crews come from the log (the CrewPlaced events since
-// the round's last RoundStarted, docs/iceandsnow-wire.md "Who stands where").
+// Who stands on which space this round: each space of the wire view carries its
+// ``stands`` (the engine's State.stands, in the order placed; docs/iceandsnow-wire.md
+// "Who stands where"), so a reload mid-round still shows every crew.
 
 import { APP } from "../core/state.js";
 import { h } from "../core/dom.js";
@@ -9,21 +9,12 @@ import { COLORS, seatName } from "../core/seats.js";
 import { CREW_KINDS } from "./legal.js";
 import { crewText } from "./words.js";
 
-// A crew as the events carry it (a list in CREW_KINDS order, or an object) as an object.
-export function crewObj(c) {
-  if (Array.isArray(c)) return Object.fromEntries(CREW_KINDS.map((k, i) => [k, c[i] || 0]));
-  return c || {};
-}
-
 // space id -> [{seat, crew}] in the order placed.
 export function occupantsBySpace() {
+  const b = APP.view.board;
   const out = new Map();
-  for (const e of APP.rawEvents || []) {
-    if (e.type === "RoundStarted" || e.type === "RoundEnded") out.clear();
-    else if (e.type === "CrewPlaced") {
-      if (!out.has(e.space)) out.set(e.space, []);
-      out.get(e.space).push({ seat: e.seat, crew: crewObj(e.crew) });
-    }
+  for (const sp of [...(b.spaces || []), ...(b.extra_spaces || [])]) {
+    if (sp.stands && sp.stands.length) out.set(sp.id, sp.stands);
   }
   return out;
 }

@@ -2,8 +2,9 @@
 // requirements and effects, in the page's language (i18n keys "iact_…"; the content
 // file's English line is the fallback for a text the language files do not have).
 
+import { APP } from "../core/state.js";
 import { t, tr } from "../core/i18n.js";
-import { M, space as spaceOf } from "./material.js";
+import { M, eventCard, space as spaceOf } from "./material.js";
 import { CREW_KINDS } from "./legal.js";
 
 // A crew kind with a count: "captain", "sailor ×2".
@@ -51,6 +52,11 @@ export function spaceEffect(id) {
 export function spaceNeeds(id) {
   const sp = spaceOf(id);
   if (!sp) return "";
+  if (id === "event") {  // the round's action event card says how many crew it takes
+    const ev = APP.view && APP.view.cards && APP.view.cards.event;
+    const card = ev && eventCard(ev.number);
+    if (card && card.crew && card.crew.length) return t("iact_need_n", { n: card.crew.join(` ${t("iact_or")} `) });
+  }
   const parts = [];
   const need = sp.need || [];
   const totals = sp.totals || [];
