@@ -13,6 +13,7 @@ from erebus.bench.server import (
     Pacing,
     choose_action,
     default_time_limit,
+    game_of,
     percentile,
     render,
     run,
@@ -69,6 +70,10 @@ def test_tiny_run() -> None:
     r = run(games=4, actions=10, think_ms=100, time_limit=30.0)
     assert r.keys() >= KEYS
     assert r["games"] == 4
+    # a mix of both games: every second one is Through Ice and Snow
+    assert {g: b["games"] for g, b in r["by_game"].items()} == {"northwest": 2, "iceandsnow": 2}
+    assert all(b["actions"] > 0 for b in r["by_game"].values()), r["by_game"]
+    assert sum(b["actions"] for b in r["by_game"].values()) == r["actions"]
     assert r["errors"] == 0, r["error_samples"]
     assert r["echo_errors"] == 0, r["echo_error_samples"]
     assert r["lost_actions"] == 0
@@ -90,8 +95,17 @@ def test_tiny_run() -> None:
     console = Console(record=True, width=200)
     console.print(render(r))
     text = console.export_text()
+    assert "2 Northwest Passage + 2 Ice and Snow" in " ".join(text.split())
+    assert "Ice and Snow: p50; p99 (ms)" in text
     assert "saturation: actions / s" in text and "think 0.05–0.15 s per action" in text
     assert "blocks, each followed by the echo's replay" in " ".join(text.split())
+
+
+def test_the_mix_of_games() -> None:
+    assert [game_of(i, 0.5) for i in range(4)] == ["northwest", "iceandsnow"] * 2
+    assert {game_of(i, 0.0) for i in range(10)} == {"northwest"}
+    assert {game_of(i, 1.0) for i in range(10)} == {"iceandsnow"}
+    assert sum(game_of(i, 0.25) == "iceandsnow" for i in range(200)) == 50
 
 
 def test_run_checks_its_arguments() -> None:
@@ -99,3 +113,5 @@ def test_run_checks_its_arguments() -> None:
         run(games=0)
     with pytest.raises(ValueError):
         run(games=1, think_ms=-1)
+    with pytest.raises(ValueError):
+        run(games=1, ice_share=1.5)

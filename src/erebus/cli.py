@@ -144,6 +144,13 @@ def bench(
     saturation: Annotated[
         bool, typer.Option(help="server: also measure the throughput ceiling (no think time).")
     ] = True,
+    ice_share: Annotated[
+        float,
+        typer.Option(
+            help="server: the share of Through Ice and Snow games (the rest: Northwest "
+            "Passage; 0: Northwest only)."
+        ),
+    ] = 0.5,
 ) -> None:
     """Measure the engine's speed (random playouts, legal-action generation);
     with --compare, next to OpenSpiel reference points; `bench server`: latency
@@ -159,6 +166,7 @@ def bench(
                 db=db,
                 think_ms=think_ms,
                 saturation=saturation,
+                ice_share=ice_share,
             )
         )
     if target != "engine":

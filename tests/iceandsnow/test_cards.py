@@ -934,6 +934,23 @@ def test_upgrade_9_mast_leader_picks_one_of_the_top_two_other_to_the_bottom() ->
     assert st.ev_open[-1] == 1
 
 
+def test_upgrade_9_mast_look_is_an_undo_barrier() -> None:
+    """The leader sees the top two event cards as the voyage is chosen: a reveal (the
+    undo barrier), which names no card for the others."""
+    from erebus.core.barrier import is_barrier
+    from erebus.games.iceandsnow import SPEC
+    from erebus.games.iceandsnow.events import EventCardsSeen
+
+    st = fresh(options=ALL)
+    at_voyage(st, "north_water", leader=0)
+    kit.set_player(st, 0, upgrades=[9])
+    ev = st.apply(Action("voyage", voyage="open"))
+    seen = [e for e in ev if isinstance(e, EventCardsSeen)]
+    assert [(e.seat, e.count) for e in seen] == [(0, 2)]
+    assert seen[0].to_json() == {"type": "EventCardsSeen", "seat": 0, "count": 2}
+    assert st.current_player == 0 and is_barrier(SPEC, 0, st, ev)
+
+
 def test_upgrade_9_mast_only_when_leader() -> None:
     st = fresh(options=ALL)
     at_voyage(st, "north_water", leader=1)

@@ -2,7 +2,9 @@
 
 It starts ONE ``erebus serve`` process (uvicorn, SQLite in a temporary
 directory, loopback only) and plays ``games`` live 2-seat games at once over
-WebSocket: seat 0 is a scripted client that picks a random legal action from
+WebSocket, a mix of both games (``ice_share``: the share of Through Ice and Snow,
+half by default, spread evenly among the Northwest Passage games; p50/p99 are also
+reported per game): seat 0 is a scripted client that picks a random legal action from
 each pushed ``legal_actions`` (rarely passing or ending its turn, so games are
 not trivially short; at most ``actions`` actions per game), seat 1 an easy bot
 (random: the load is the server, not the search).
@@ -87,6 +89,14 @@ THINK_SPREAD = 0.5  # think times are uniform in (1 ± THINK_SPREAD) × the mean
 MESSAGE_TIMEOUT_S = 30.0
 STARTUP_TIMEOUT_S = 30.0
 MAX_MESSAGE = 4 * 1024 * 1024
+ICE_SHARE = 0.5  # the share of Through Ice and Snow among the games
+GAME_KINDS = ("northwest", "iceandsnow")
+
+
+def game_of(i: int, ice_share: float) -> str:
+    """The game of the ``i``-th game of a run: Ice and Snow for a share ``ice_share`` of
+    them, spread evenly (with one half, every second game)."""
+    return "iceandsnow" if int((i + 1) * ice_share) > int(i * ice_share) else "northwest"
 
 
 # ------------------------------------------------------------------ helpers
@@ -482,20 +492,20 @@ async def echo_client(
 # --------------------------------------------------------------------- run
 
 
-async def _create_games(port: int, games: int, seed: int) -> list[dict[str, Any]]:
+async def _create_games(
+    port: int, games: int, seed: int, ice_share: float = ICE_SHARE
+) -> list[dict[str, Any]]:
+    """The games of a phase (each answer of ``POST /api/games`` with its ``"game"``)."""
     sem = asyncio.Semaphore(16)
-    body = {
-        "game": "northwest",
-        "players": 2,
-        "seats": [{"kind": "human"}, {"kind": "bot", "level": "easy"}],
-    }
+    body = {"players": 2, "seats": [{"kind": "human"}, {"kind": "bot", "level": "easy"}]}
     async with httpx.AsyncClient(base_url=f"http://{HOST}:{port}", timeout=30.0) as client:
 
         async def one(i: int) -> dict[str, Any]:
             async with sem:
-                r = await client.post("/api/games", json={**body, "seed": seed + i})
+                game = game_of(i, ice_share)
+                r = await client.post("/api/games", json={**body, "game": game, "seed": seed + i})
                 r.raise_for_status()
-                out: dict[str, Any] = r.json()
+                out: dict[str, Any] = {**r.json(), "game": game}
                 return out
 
         return list(await asyncio.gather(*(one(i) for i in range(games))))
@@ -541,6 +551,10 @@ class Phase:
     lost: int
     extra: int  # stored actions the client never saw acknowledged (after a clean stop)
     log_checked: bool
+    kinds: dict[str, str] = field(default_factory=dict)  # game id -> which game
+
+    def latencies_of(self, game: str) -> list[float]:
+        return [x for r in self.results if self.kinds.get(r.id) == game for x in r.latencies]
 
     @property
     def latencies(self) -> list[float]:
@@ -623,12 +637,13 @@ async def _play_phase(
     pacing: Pacing,
     db_path: Path | None,
     echo: EchoSide | None = None,
+    ice_share: float = ICE_SHARE,
 ) -> Phase:
     """Play ``games`` games at ``pacing``; with ``echo``, in blocks that alternate
     with the echo's replay of each block (``BLOCKS`` of them, more if the games take
     longer), so that both servers are measured under the same conditions of the
     machine, whatever else it does meanwhile."""
-    created = await _create_games(port, games, seed)
+    created = await _create_games(port, games, seed, ice_share)
     rng = random.Random(seed)
     cpu_before = cpu_seconds(server_pid)
     start = time.perf_counter()
@@ -694,7 +709,8 @@ async def _play_phase(
             extra += max(0, versions[r.id] - r.observed)
         if stored is not None:
             lost += max(0, r.acked - stored.get(r.id, 0))
-    return Phase(results, busy, server_cpu, versions, lost, extra, stored is not None)
+    kinds = {g["id"]: g["game"] for g in created}
+    return Phase(results, busy, server_cpu, versions, lost, extra, stored is not None, kinds)
 
 
 def _rate(n: int, elapsed: float) -> float:
@@ -712,10 +728,11 @@ async def _drive(
     pacing: Pacing,
     db_path: Path | None,
     saturation: bool = True,
+    ice_share: float = ICE_SHARE,
 ) -> dict[str, Any]:
     echo = EchoSide(echo_port, pacing)
     paced = await _play_phase(
-        server_pid, server_port, games, actions, seed, time_limit, pacing, db_path, echo
+        server_pid, server_port, games, actions, seed, time_limit, pacing, db_path, echo, ice_share
     )
     results = paced.results
     echo_lat, echo_errors, echo_elapsed = echo.latencies, echo.errors, echo.elapsed
@@ -732,6 +749,7 @@ async def _drive(
             time_limit,
             sat_pacing,
             db_path,
+            ice_share=ice_share,
         )
 
     latencies = paced.latencies
@@ -742,8 +760,19 @@ async def _drive(
     p99 = percentile(latencies, 99) * 1e3
     echo_p99 = percentile(echo_lat, 99) * 1e3
     nan = float("nan")
+    by_game = {
+        g: {
+            "games": sum(1 for k in paced.kinds.values() if k == g),
+            "actions": len(paced.latencies_of(g)),
+            "p50_ms": percentile(paced.latencies_of(g), 50) * 1e3,
+            "p99_ms": percentile(paced.latencies_of(g), 99) * 1e3,
+        }
+        for g in GAME_KINDS
+    }
     return {
         "games": games,
+        "ice_share": ice_share,
+        "by_game": by_game,
         "actions_cap": actions,
         "games_over": sum(r.over for r in results),
         "actions": paced.acked,
@@ -803,6 +832,7 @@ def run(
     time_limit: float | None = None,
     think_ms: float = THINK_MS,
     saturation: bool = True,
+    ice_share: float = ICE_SHARE,
 ) -> dict[str, Any]:
     """Start the server and the echo, drive them, stop them; return the figures.
 
@@ -810,13 +840,16 @@ def run(
     ``actions`` scripted actions per game, each phase cut at ``time_limit`` s
     (default :func:`default_time_limit`).  ``think_ms``: the mean think time
     before each scripted action (0: none, only the 60 ms spacing).
-    ``saturation``: also measure the throughput ceiling (phase 3).  ``port`` 0
+    ``saturation``: also measure the throughput ceiling (phase 3).  ``ice_share``:
+    the share of Through Ice and Snow games (0: Northwest only).  ``port`` 0
     picks a free one; ``db`` defaults to SQLite in a temporary dir.
     """
     if games < 1 or actions < 1:
         raise ValueError("games and actions must be at least 1")
     if think_ms < 0:
         raise ValueError("think_ms must be at least 0")
+    if not 0 <= ice_share <= 1:
+        raise ValueError("ice_share must be in [0, 1]")
     if time_limit is None:
         time_limit = default_time_limit(actions, think_ms)
     pacing = Pacing(think_ms=think_ms)
@@ -875,6 +908,7 @@ def run(
                         pacing,
                         db_path,
                         saturation,
+                        ice_share,
                     )
                 )
         finally:
@@ -887,10 +921,20 @@ def _ms(x: float) -> str:
     return f"{x:,.1f}"
 
 
+GAME_TITLES = {"northwest": "Northwest Passage", "iceandsnow": "Ice and Snow"}
+
+
+def _mix(r: dict[str, Any]) -> str:
+    """The games of the paced phase, e.g. 100 Northwest Passage + 100 Ice and Snow."""
+    parts = [f"{b['games']} {GAME_TITLES.get(g, g)}" for g, b in r.get("by_game", {}).items()]
+    return " + ".join(p for p in parts if not p.startswith("0 ")) or "no games"
+
+
 def render(r: dict[str, Any]) -> Table:
     table = Table(
-        title=f"erebus bench server — {r['games']} live 2-seat games (1 scripted WebSocket "
-        f"client + 1 easy bot), ≤ {r['actions_cap']} client actions each, one server process",
+        title=f"erebus bench server — {r['games']} live 2-seat games "
+        f"({_mix(r)}; 1 scripted WebSocket client + 1 easy bot), "
+        f"≤ {r['actions_cap']} client actions each, one server process",
     )
     table.add_column("measure")
     table.add_column("server", justify="right")
@@ -904,6 +948,13 @@ def render(r: dict[str, Any]) -> Table:
         f"{r['actions_per_s']:,.0f}; {r['all_actions_per_s']:,.0f}",
         f"{r['echo_per_s']:,.0f}",
     )
+    for g, b in r.get("by_game", {}).items():
+        if b["games"]:
+            table.add_row(
+                f"  {GAME_TITLES.get(g, g)}: p50; p99 (ms)",
+                f"{_ms(b['p50_ms'])}; {_ms(b['p99_ms'])}",
+                "—",
+            )
     table.add_row("errors", f"{r['errors']}", f"{r['echo_errors']}")
     table.add_row("lost actions", f"{r['lost_actions']}", "—")
     ok = r["ratio_p99"] <= r["target_ratio"]
@@ -954,6 +1005,7 @@ def main(
     think_ms: float = THINK_MS,
     saturation: bool = True,
     console: Console | None = None,
+    ice_share: float = ICE_SHARE,
 ) -> int:
     """Print the table; exit code 1 on errors or lost actions (the ratio is only shown)."""
     console = console or Console()
@@ -963,7 +1015,13 @@ def main(
         f"games, {pacing.describe()}…"
     )
     r = run(
-        games=games, actions=actions, port=port, db=db, think_ms=think_ms, saturation=saturation
+        games=games,
+        actions=actions,
+        port=port,
+        db=db,
+        think_ms=think_ms,
+        saturation=saturation,
+        ice_share=ice_share,
     )
     console.print(render(r))
     for label, samples in (("server", r["error_samples"]), ("echo", r["echo_error_samples"])):
@@ -982,6 +1040,7 @@ def _cli(argv: list[str] | None = None) -> int:
     parser.add_argument("--actions", type=int, default=40)
     parser.add_argument("--think-ms", type=float, default=THINK_MS)
     parser.add_argument("--no-saturation", action="store_true")
+    parser.add_argument("--ice-share", type=float, default=ICE_SHARE)
     args = parser.parse_args(argv)
     if args.mode == "echo":
         run_echo_server(args.port or free_port())
@@ -992,6 +1051,7 @@ def _cli(argv: list[str] | None = None) -> int:
         port=args.port,
         think_ms=args.think_ms,
         saturation=not args.no_saturation,
+        ice_share=args.ice_share,
     )
 
 

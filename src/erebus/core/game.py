@@ -94,6 +94,36 @@ class RlEncoding:
 
 
 @dataclass(frozen=True)
+class GameOption:
+    """One of a game's own options (``parse_options``' keys), described as data so that
+    a front-end (the browser lobby) offers exactly what the engine takes and no copy of
+    the list lives outside the game.  ``parse_options`` stays the only judge.
+
+    ``kind``: ``"choice"`` (one of ``choices``, a string), ``"set"`` (any subset of
+    ``choices``, a list in that order) or ``"flag"`` (true/false).  ``default``: the
+    value when the option is left out; None for a choice that must be made (Ice and
+    Snow's solo scenario: a lobby preselects the first).  ``players``: the player
+    counts where the option means something and a lobby shows it (empty: all).
+    The words (a label, a one-line explanation, each choice's name) are the
+    front-end's, looked up by ``key`` and choice."""
+
+    key: str
+    kind: str
+    choices: tuple[str, ...] = ()
+    default: Any = None
+    players: tuple[int, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "key": self.key,
+            "kind": self.kind,
+            "choices": list(self.choices),
+            "default": list(self.default) if isinstance(self.default, tuple) else self.default,
+            "players": list(self.players),
+        }
+
+
+@dataclass(frozen=True)
 class GameSpec:
     """Everything a consumer may know of a game (see the module docstring)."""
 
@@ -120,6 +150,10 @@ class GameSpec:
     #: no integer beyond 2^53, no hidden information; each legal action of the seat
     #: to move is listed by the server with ``action_cost`` where the game has costs.
     wire_view: Callable[[State, int | None], dict[str, Any]]
+
+    # -- optional: the game's own options as a lobby offers them (``parse_options``'
+    #: keys, in the order to show them); empty: the game takes none.
+    options: tuple[GameOption, ...] = ()
 
     # -- optional: presentation of actions and events
     #: ``action_cost(state, action)`` -> what the action costs the mover (Northwest:
@@ -203,4 +237,4 @@ class GameSpec:
         return players
 
 
-__all__ = ["Action", "GameSpec", "RlEncoding", "SearchHints", "State", "Statistic"]
+__all__ = ["Action", "GameOption", "GameSpec", "RlEncoding", "SearchHints", "State", "Statistic"]

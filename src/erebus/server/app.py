@@ -45,6 +45,7 @@ from erebus.server.guard import (
     origin_allowed,
 )
 from erebus.server.inputs import MAX_BODY
+from erebus.server.lobby import catalog
 from erebus.server.replay import ReplayCache
 from erebus.server.service import GameService
 from erebus.server.settings import Settings
@@ -165,6 +166,12 @@ def create_app(db_url: str | None = None, settings: Settings | None = None) -> F
             )
         service.check_room()
         return JSONResponse(await service.create(body), status_code=201)
+
+    @app.get("/api/catalog")
+    async def get_catalog() -> dict[str, Any]:
+        """The games the lobby offers, with each game's own options (kind, choices,
+        default, the player counts they belong to)."""
+        return {"games": catalog()}
 
     @app.get("/api/games")
     async def my_games(tokens: str = "") -> dict[str, Any]:

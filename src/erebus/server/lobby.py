@@ -15,7 +15,7 @@ import unicodedata
 from typing import Any
 
 from erebus.bots import LEVELS
-from erebus.games import get_game
+from erebus.games import GAMES, get_game
 from erebus.server.base import ServiceBase
 from erebus.server.errors import ApiError
 from erebus.server.storage import SeatInfo, hash_token
@@ -27,6 +27,26 @@ NAME_MAX = 24  # characters of a seat's name
 
 # Characters a name may not hold: control characters, lone surrogates, line breaks.
 _BAD_NAME_CATEGORIES = frozenset({"Cc", "Cs", "Zl", "Zp"})
+
+
+def catalog() -> list[dict[str, Any]]:
+    """The games a host may create, with each game's options as its spec describes
+    them (``GameSpec.options``): the lobby draws its choices from this, so the
+    browser holds no copy of any engine's options.  ``GET /api/catalog``."""
+    out = []
+    for name in GAMES:
+        spec = get_game(name)
+        out.append(
+            {
+                "game": spec.name,
+                "title": spec.title,
+                "min_players": spec.min_players,
+                "max_players": spec.max_players,
+                "web_board": spec.web_board,
+                "options": [o.to_json() for o in spec.options],
+            }
+        )
+    return out
 
 
 def _parse_name(i: int, name: Any) -> str | None:

@@ -341,6 +341,17 @@ class CompassDrawn(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class EventCardsSeen(Event):
+    """The leader looks at the top ``count`` cards of the voyage's event deck (the Mast,
+    upgrade 9) before choosing which to reveal: they alone learn them, so this is a
+    reveal (an undo barrier) although the event names no card."""
+
+    seat: int
+    count: int
+    template: ClassVar[str] = "{player} looks at the top {count} event cards (Mast)."
+
+
+@dataclass(frozen=True, slots=True)
 class ScenarioProgress(Event):
     what: str
     value: int
@@ -471,6 +482,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         CrewToInfirmary,
         CrewLost,
         VoyageChosen,
+        EventCardsSeen,
         FleetMoved,
         Towing,
         RegionMapped,

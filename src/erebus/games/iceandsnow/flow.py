@@ -21,6 +21,7 @@ from erebus.games.iceandsnow.events import (
     CompassDrawn,
     DestinationChosen,
     DynamitePlaced,
+    EventCardsSeen,
     FleetMoved,
     GameOver,
     LeaderChanged,
@@ -265,6 +266,7 @@ class FlowRules(SetupRules):
             deck = self._event_deck(voyage)
             if len(deck) >= 2:
                 self.decisions.append(["mast", self.leader, str(deck[0]), str(deck[1])])
+                ev.append(EventCardsSeen(self.leader, 2))
         for s in self.order_from(self.leader):
             if self.has_upgrade(s, BOILER_TILE) and self.p(s, WOOD) > 0:
                 self.decisions.append(["boiler", s])

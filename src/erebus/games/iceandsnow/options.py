@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from erebus.core.game import GameOption
+
 MODES = ("survival", "shelters", "dual_species")
 UPGRADE_SETS = ("base", "all")
 SCENARIOS = ("lost-expedition", "magnetic-north-pole")
@@ -59,6 +61,19 @@ DEFAULTS: dict[str, Any] = {
     "modules": [],
     "explorers": "random",
 }
+
+
+#: The options as a lobby offers them (``SPEC.options``): the same tuples and defaults
+#: :func:`normalize` checks against, so the list cannot drift from the rules.
+OPTIONS = (
+    GameOption("scenario", "choice", SCENARIOS, None, players=(1,)),
+    GameOption("modes", "set", MODES, ()),
+    GameOption("upgrades", "choice", UPGRADE_SETS, DEFAULTS["upgrades"]),
+    GameOption("extra_events", "flag", (), DEFAULTS["extra_events"]),
+    GameOption("towing_pp", "choice", TOWING_PP, DEFAULTS["towing_pp"], players=(2, 3, 4)),
+    GameOption("helm_tie", "choice", HELM_TIE, DEFAULTS["helm_tie"], players=(2, 3, 4)),
+    GameOption("passing", "choice", PASSING, DEFAULTS["passing"]),
+)
 
 
 def _choice(d: dict[str, Any], key: str, choices: tuple[str, ...]) -> str:

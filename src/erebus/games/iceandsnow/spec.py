@@ -15,14 +15,15 @@ from erebus.games.iceandsnow import events as ev
 from erebus.games.iceandsnow.actions import Action
 from erebus.games.iceandsnow.botmoves import bot_actions
 from erebus.games.iceandsnow.heuristics import REWARD_SCALE, heuristic, terminal_value
-from erebus.games.iceandsnow.options import normalize
+from erebus.games.iceandsnow.options import OPTIONS, normalize
 from erebus.games.iceandsnow.sources import SOURCE_LABELS, SOURCES, score_source
 from erebus.games.iceandsnow.state import State, new_game, replay
 from erebus.games.iceandsnow.wire import wire_view as named_view
 
 #: Events that show something nobody knew: the secret setup choices, an event card
 #: turned (a voyage, the mast), hunting or species cards off their decks, a compass
-#: card drawn (Magnetic North Pole).  Not among them: choosing an investor or a
+#: card drawn (Magnetic North Pole), the leader's look at the top two event cards with the
+#: Mast (upgrade 9).  Not among them: choosing an investor or a
 #: cartography card (the player holds both offers), a map section's side (both sides
 #: are printed), a destination, taking a revealed card.
 HIDDEN_EVENTS = (
@@ -31,6 +32,7 @@ HIDDEN_EVENTS = (
     ev.EventRevealed,
     ev.CardsRevealed,
     ev.CompassDrawn,
+    ev.EventCardsSeen,
     ev.CreatureRevealed,  # Inuit Myths: the top creature card
 )
 
@@ -120,6 +122,7 @@ SPEC = GameSpec(
     min_players=1,
     max_players=4,
     parse_options=parse_options,
+    options=OPTIONS,
     new_game=new_game,
     replay=replay,
     action_from_json=Action.from_json,

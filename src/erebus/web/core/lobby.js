@@ -3,7 +3,7 @@
 
 import { APP } from "./state.js";
 import { h, $, parseJSON, toast } from "./dom.js";
-import { t, langSwitcher } from "./i18n.js";
+import { t, tr, hasKey, langSwitcher } from "./i18n.js";
 import { COLORS } from "./seats.js";
 import { errText } from "./connection.js";
 import { abs, myGames, replayUrl, saveGames, seatUrl, seededBadgeEl } from "./mygames.js";
@@ -28,13 +28,71 @@ function lobbyOptions() {
     seed: typeof o.seed === "string" ? o.seed : "",
   };
 }
+// The games the server offers and each game's own options (``GET /api/catalog``, from
+// the engines' ``GameSpec.options``): the lobby draws its choices from it and holds no
+// list of its own.  A server without the route: Northwest alone, as before.
+const FALLBACK_CATALOG = [{ game: "northwest", title: "Expedition: Northwest Passage", min_players: 2, max_players: 4, web_board: "northwest", options: [] }];
+let CATALOG = null;
+async function loadCatalog() {
+  if (CATALOG) return CATALOG;
+  try {
+    const r = await fetch("/api/catalog");
+    const games = r.ok ? (await r.json()).games : null;
+    CATALOG = Array.isArray(games) && games.length ? games : FALLBACK_CATALOG;
+  } catch { CATALOG = FALLBACK_CATALOG; }
+  return CATALOG;
+}
+const stored = (key, fallback) => { try { return JSON.parse(localStorage.getItem(key) || "null") ?? fallback; } catch { return fallback; } };
+// An option's words: gopt_<game>_<key> (label), …_help (one line), …_<choice> (a choice's
+// name) and …_<choice>_help (a line for a choice, where it needs one).
+const optKey = (game, o, choice) => `gopt_${game}_${o.key}${choice != null ? `_${choice}` : ""}`;
+const applies = (o, n) => !o.players || !o.players.length || o.players.includes(n);
+// The value shown for option ``o``: the stored pick if the catalog still allows it, else
+// its default (a choice without one — the solo scenario — preselects the first).
+function optValue(o, saved) {
+  const ok = (v) => (o.kind === "flag" ? typeof v === "boolean"
+    : o.kind === "set" ? Array.isArray(v) && v.every((x) => o.choices.includes(x))
+      : o.choices.includes(v));
+  if (ok(saved)) return o.kind === "set" ? o.choices.filter((c) => saved.includes(c)) : saved;
+  if (o.default != null) return o.kind === "set" ? [...o.default] : o.default;
+  return o.kind === "flag" ? false : o.kind === "set" ? [] : o.choices[0];
+}
+// The game options for the request: those of the chosen player count, as shown.
+export function gameOptionsBody(game, n, values) {
+  const out = {};
+  for (const o of game.options || []) if (applies(o, n)) out[o.key] = optValue(o, values[o.key]);
+  return out;
+}
+
+// Drawn at once with what is known (Northwest, until the catalog has come once), then
+// the game picker and the options follow the catalog without redrawing Northwest's seats.
 export function renderLobby() {
-  const seats = JSON.parse(localStorage.getItem("erebus.lobbySeats") || "null") || [
-    { kind: "human" }, { kind: "bot", level: "medium" }, { kind: "bot", level: "medium" }];
+  let catalog = CATALOG || FALLBACK_CATALOG;
+  const pick = (list) => list.find((g) => g.game === localStorage.getItem("erebus.lobbyGame")) || list[0];
+  let game = pick(catalog);
+  const seatsByGame = stored("erebus.lobbySeats", null);
+  // Seats were one list before the lobby offered two games; each game keeps its own now.
+  const seatsOf = (g) => {
+    const list = Array.isArray(seatsByGame) ? (g.game === "northwest" ? seatsByGame : null) : (seatsByGame || {})[g.game];
+    const fresh = [{ kind: "human" }, { kind: "bot", level: "medium" }, { kind: "bot", level: "medium" }].slice(0, Math.max(1, Math.min(3, g.max_players)));
+    const ok = Array.isArray(list) && list.length >= g.min_players && list.length <= g.max_players;
+    return ok ? list : fresh.length >= g.min_players ? fresh : fresh.concat([{ kind: "bot", level: "medium" }]);
+  };
+  let seats = seatsOf(game);
+  const gameValues = stored("erebus.lobbyGameOptions", {});
+  const values = () => (gameValues[game.game] = gameValues[game.game] && typeof gameValues[game.game] === "object" ? gameValues[game.game] : {});
   const opts = lobbyOptions();
-  const form = h("form", { class: "card create", onsubmit: (e) => { e.preventDefault(); createGame(seats, opts); } });
+  const form = h("form", { class: "card create", onsubmit: (e) => { e.preventDefault(); createGame(game, seats, opts, gameValues, seatsByGame); } });
+  const gameSel = h("select", { id: "game", "aria-describedby": "game-help" });
+  const gameHelp = h("p", { class: "opt-help", id: "game-help" });
+  const gameRow = h("div", { class: "opt game-pick" }, h("label", { for: "game" }, t("lobby_game")), gameSel, gameHelp);
+  const drawPicker = () => {
+    gameSel.replaceChildren(...catalog.map((g) => h("option", { value: g.game, selected: g.game === game.game }, tr(`game_name_${g.game}`, g.title))));
+    gameRow.hidden = catalog.length < 2;
+  };
   const seatsBox = h("div", { class: "seats" });
-  const countSel = h("select", { id: "nplayers", "aria-label": t("players") }, [2, 3, 4].map((n) => h("option", { value: n, selected: n === seats.length }, String(n))));
+  const countSel = h("select", { id: "nplayers", "aria-label": t("players") });
+  const gameBox = h("fieldset", { class: "options game-options", id: "game-options" });
   const drawSeats = () => {
     seatsBox.replaceChildren(...seats.map((st, i) => {
       const kind = h("select", { "aria-label": t("seat_n", { n: i + 1 }) },
@@ -53,14 +111,70 @@ export function renderLobby() {
         st.kind === "bot" ? level : name);
     }));
   };
+  const optRow = (id, label, help, control) => h("div", { class: "opt" },
+    h("label", { for: id }, label), control, h("p", { class: "opt-help", id: `${id}-help` }, help));
+  // One row per option of the game that belongs to this player count, each with its line.
+  const drawGameOptions = () => {
+    const n = seats.length;
+    const shown = (game.options || []).filter((o) => applies(o, n));
+    gameBox.hidden = !shown.length;
+    gameBox.replaceChildren(h("legend", {}, t("game_options")), ...shown.map((o) => {
+      const id = `gopt-${o.key}`, v = values();
+      v[o.key] = optValue(o, v[o.key]);
+      if (o.kind === "set") {
+        const boxes = o.choices.map((c) => h("label", { class: "check", title: tr(optKey(game.game, o, `${c}_help`), "") },
+          h("input", { type: "checkbox", value: c, checked: v[o.key].includes(c), "data-option": o.key,
+            onchange: (e) => { v[o.key] = o.choices.filter((x) => (x === c ? e.target.checked : v[o.key].includes(x))); } }),
+          " ", tr(optKey(game.game, o, c), c)));
+        const lines = o.choices.filter((c) => hasKey(optKey(game.game, o, `${c}_help`)))
+          .map((c) => h("li", {}, h("b", {}, tr(optKey(game.game, o, c), c)), ": ", t(optKey(game.game, o, `${c}_help`))));
+        return h("div", { class: "opt", role: "group", "aria-labelledby": `${id}-label` },
+          h("span", { class: "opt-label", id: `${id}-label` }, tr(optKey(game.game, o), o.key)),
+          h("span", { class: "checks", id }, boxes),
+          h("div", { class: "opt-help", id: `${id}-help` }, tr(optKey(game.game, o, "help"), ""), lines.length ? h("ul", { class: "choice-help" }, lines) : null));
+      }
+      if (o.kind === "flag") {
+        const box = h("input", { type: "checkbox", id, checked: v[o.key], "aria-describedby": `${id}-help`, onchange: (e) => { v[o.key] = e.target.checked; } });
+        return optRow(id, tr(optKey(game.game, o), o.key), tr(optKey(game.game, o, "help"), ""), box);
+      }
+      const help = h("span", {});
+      const sayChoice = () => {
+        const line = tr(optKey(game.game, o, `${v[o.key]}_help`), "");
+        help.replaceChildren(tr(optKey(game.game, o, "help"), ""), line ? h("span", { class: "choice-line" }, " ", h("b", {}, tr(optKey(game.game, o, v[o.key]), v[o.key])), ": ", line) : "");
+      };
+      const sel = h("select", { id, "aria-describedby": `${id}-help` },
+        o.choices.map((c) => h("option", { value: c, selected: c === v[o.key] }, tr(optKey(game.game, o, c), c))));
+      sel.addEventListener("change", () => { v[o.key] = sel.value; sayChoice(); });
+      sayChoice();
+      return optRow(id, tr(optKey(game.game, o), o.key), help, sel);
+    }));
+  };
+  const drawCount = () => {
+    const counts = [];
+    for (let n = game.min_players; n <= game.max_players; n++) counts.push(n);
+    countSel.replaceChildren(...counts.map((n) => h("option", { value: n, selected: n === seats.length }, n === 1 ? t("players_solo") : String(n))));
+  };
+  const drawGameHelp = () => gameHelp.replaceChildren(tr(`game_help_${game.game}`, ""),
+    game.web_board ? "" : h("span", { class: "warn-text", "data-testid": "no-board" }, " ", t("game_no_board")));
+  const drawGame = () => {
+    drawGameHelp();
+    document.title = `${tr(`game_name_${game.game}`, game.title)} — erebus`;
+    const title = $("header.topbar .title"); if (title) title.textContent = tr(`game_name_${game.game}`, game.title);
+    drawCount(); drawSeats(); drawGameOptions();
+  };
+  gameSel.addEventListener("change", () => {
+    game = catalog.find((g) => g.game === gameSel.value) || catalog[0];
+    localStorage.setItem("erebus.lobbyGame", game.game);
+    seats = seatsOf(game);
+    drawGame();
+  });
   countSel.addEventListener("change", () => {
     const n = Number(countSel.value);
     while (seats.length < n) seats.push({ kind: "bot", level: "medium" });
-    seats.length = n; drawSeats();
+    seats.length = n;
+    if (!seats.some((st) => st.kind === "human")) seats[0] = { kind: "human" };
+    drawSeats(); drawGameOptions();
   });
-  drawSeats();
-  const optRow = (id, label, help, control) => h("div", { class: "opt" },
-    h("label", { for: id }, label), control, h("p", { class: "opt-help", id: `${id}-help` }, help));
   const choice = (id, values, current, none, onPick) => {
     const sel = h("select", { id, "aria-describedby": `${id}-help` },
       values.map((v) => h("option", { value: v == null ? "" : String(v), selected: v === current }, durText(v, none))));
@@ -77,8 +191,11 @@ export function renderLobby() {
   const advanced = h("details", { class: "advanced", open: opts.seed ? true : null },
     h("summary", {}, t("advanced")),
     optRow("opt-seed", t("opt_seed"), t("opt_seed_help"), seedIn));
-  form.append(h("h2", {}, t("new_game")), h("label", { class: "inline" }, t("players"), " ", countSel),
+  form.append(h("h2", {}, t("new_game")),
+    gameRow,
+    h("label", { class: "inline" }, t("players"), " ", countSel),
     seatsBox, h("p", { class: "opt-help" }, t("seats_help")),
+    gameBox,
     h("fieldset", { class: "options" }, h("legend", {}, t("options")),
       optRow("opt-grace", t("opt_grace"), t("opt_grace_help"), graceSel),
       optRow("opt-clock", t("opt_clock"), t("opt_clock_help"), clockSel),
@@ -91,8 +208,20 @@ export function renderLobby() {
     h("header", { class: "topbar wrapbar" }, h("a", { href: "/", class: "brand" }, "erebus"), h("span", { class: "title" }, t("game_title")),
       h("span", { class: "spacer" }), langSwitcher(renderLobby)),
     h("main", { class: "lobby" }, h("p", { class: "intro" }, t("intro")), form, result, list));
+  drawPicker();
+  drawGame();
   renderMyGames();
   refreshMyGames();
+  if (!CATALOG) {
+    loadCatalog().then((list) => {
+      if (!form.isConnected) return;
+      const was = game.game;
+      catalog = list;
+      game = pick(catalog);
+      drawPicker();
+      if (game.game !== was) { seats = seatsOf(game); drawGame(); } else { drawGameOptions(); drawGameHelp(); }
+    });
+  }
 }
 
 // Ask the server which of my games are over (tokens: one call; games without a token of
@@ -105,11 +234,11 @@ async function refreshMyGames() {
   try {
     if (tokens.length) {
       const r = await fetch(`/api/games?tokens=${tokens.map(encodeURIComponent).join(",")}`);
-      if (r.ok) for (const g of (await r.json()).games || []) found[g.id] = { status: g.status, rematch: g.rematch };
+      if (r.ok) for (const g of (await r.json()).games || []) found[g.id] = { status: g.status, rematch: g.rematch, game: g.game };
     }
     await Promise.all(games.filter((g) => !found[g.id] && !(g.seats || []).some((st) => st.token) && !g.token).slice(0, 10).map(async (g) => {
       const r = await fetch(`/api/games/${encodeURIComponent(g.id)}`);
-      if (r.ok) { const m = parseJSON(await r.text()); found[g.id] = { status: m.is_over ? "over" : "active", seeded: m.seeded }; }
+      if (r.ok) { const m = parseJSON(await r.text()); found[g.id] = { status: m.is_over ? "over" : "active", seeded: m.seeded, game: m.game }; }
     }));
   } catch { /* offline: the list stays as stored */ }
   myGamesStatus = found;
@@ -125,6 +254,7 @@ function renderMyGames() {
       const token = g.token || ((g.seats || []).find((x) => x.token) || {}).token;
       return h("li", { "data-game": g.id },
         h("code", {}, g.id), " ",
+        st.game ? h("span", { class: "game-name", "data-testid": "game-name" }, tr(`game_name_${st.game}`, st.game)) : null,
         h("small", { class: "muted" }, new Date(g.created || g.seen || Date.now()).toLocaleString(APP.lang)), " ",
         st.status ? h("span", { class: `badge status-${over ? "over" : "active"}` }, t(over ? "status_over" : "status_active")) : null,
         seededBadgeEl(st.seeded),
@@ -139,8 +269,12 @@ function renderMyGames() {
       : h("p", { class: "muted" }, t("no_games")));
 }
 
-async function createGame(seats, opts) {
-  localStorage.setItem("erebus.lobbySeats", JSON.stringify(seats));
+async function createGame(game, seats, opts, gameValues, seatsByGame) {
+  const bySeats = seatsByGame && !Array.isArray(seatsByGame) && typeof seatsByGame === "object" ? seatsByGame : {};
+  bySeats[game.game] = seats;
+  localStorage.setItem("erebus.lobbySeats", JSON.stringify(bySeats));
+  localStorage.setItem("erebus.lobbyGame", game.game);
+  localStorage.setItem("erebus.lobbyGameOptions", JSON.stringify(gameValues));
   localStorage.setItem("erebus.lobbyOptions", JSON.stringify({ ...opts, seed: "" })); // a seed is for one game
   const box = $("#created");
   const seed = (opts.seed || "").trim();
@@ -150,7 +284,7 @@ async function createGame(seats, opts) {
     return;
   }
   const body = {
-    game: "northwest", players: seats.length,
+    game: game.game, players: seats.length,
     seats: seats.map((st) => {
       if (st.kind === "bot") return { kind: "bot", level: st.level || "medium" };
       const name = (st.name || "").trim().slice(0, NAME_MAX);
@@ -158,6 +292,8 @@ async function createGame(seats, opts) {
     }),
     options: { takeover_grace_s: opts.takeover_grace_s, clock_s: opts.clock_s, autopilot_level: opts.autopilot_level },
   };
+  const gameOptions = gameOptionsBody(game, seats.length, gameValues[game.game] || {});
+  if (Object.keys(gameOptions).length) body.game_options = gameOptions;
   let json = JSON.stringify(body);
   if (seed) json = json.slice(0, -1) + `,"seed":${seed}}`;
   box.replaceChildren(h("p", {}, t("creating")));
@@ -171,7 +307,7 @@ async function createGame(seats, opts) {
     const spec = g.spectator_url ? abs(g.spectator_url) : abs(`/game/${encodeURIComponent(g.id)}`);
     const list = myGames().filter((x) => x.id !== g.id);
     const humanSeat = seatsOut.find((st) => seats[st.seat] && seats[st.seat].kind === "human");
-    list.unshift({ id: g.id, created: Date.now(), seats: seatsOut, spectator_url: spec, token: humanSeat && humanSeat.token, seeded, status: "active" });
+    list.unshift({ id: g.id, game: game.game, created: Date.now(), seats: seatsOut, spectator_url: spec, token: humanSeat && humanSeat.token, seeded, status: "active" });
     saveGames(list);
     const linkRow = (label, url, who) => h("div", { class: "linkrow" }, h("span", { class: "lbl" }, label),
       who ? h("span", { class: "who" }, who) : null,

@@ -94,6 +94,7 @@ export function eventText(e) {
     case "InvestorChosen": case "CartographyChosen": case "Passed": case "RoundEnded": return k(e.type, { round: e.round });
     case "InvestorRevealed": return k(e.type, { card: investorName(e.card) });
     case "CartographyRevealed": return k(e.type, { regions: (e.regions || []).map(regionName).join(", ") });
+    case "EventCardsSeen": return k(e.type, { count: e.count });
     case "RoundStarted": return k(e.type, { round: e.round, leader: e.leader != null ? seatName(e.leader) : "" });
     case "LeaderChanged": return k(e.type, { reason: reasonText(e.reason) });
     case "SectionPlaced": return k(e.type, { section: sectionName(e.section), side: e.side });
