@@ -61,9 +61,13 @@ def _option_sets(catalog: dict[str, Any]) -> list[tuple[int, dict[str, Any]]]:
         counts = o["players"] or list(range(ice["min_players"], ice["max_players"] + 1))
         values: list[Any] = [True, False] if o["kind"] == "flag" else list(o["choices"])
         for n in counts:
-            base = {} if n > 1 else {"scenario": by_key["scenario"]["choices"][0]}
+            base: dict[str, Any] = {} if n > 1 else {"scenario": by_key["scenario"]["choices"][0]}
+            if o["requires"]:  # a module's reading, with its module
+                base[o["requires"][0]] = [o["requires"][1]]
             for v in values:
                 if o["kind"] == "set":
+                    if n not in o["choice_players"].get(v, [n]):
+                        continue
                     v = [v]
                 out.append((n, {**base, o["key"]: v}))
     scenarios = by_key["scenario"]["choices"]
@@ -95,8 +99,16 @@ def test_catalog_lists_both_games_with_the_engines_options(client: TestClient) -
         assert g["options"] == [o.to_json() for o in spec.options]
     assert catalog["northwest"]["options"] == []
     ice = {o["key"]: o for o in catalog[GAME]["options"]}
-    # The lobby's list is the engine's: every key parse_options knows, nothing else.
-    assert set(ice) == set(SPEC.parse_options(2, None))
+    # The lobby's list is the engine's: every key parse_options knows with every module
+    # the engine plays on, nothing else ("explorers" belongs to Legendary Expeditions,
+    # which the engine refuses until it plays it).
+    every = SPEC.parse_options(2, {"modules": ice["modules"]["choices"]})
+    assert set(ice) == set(every) - {"explorers"}
+    for o in ice.values():  # a module's readings need their module
+        if o["requires"]:
+            key, module = o["requires"]
+            assert module in ice[key]["choices"]
+            assert o["key"] not in SPEC.parse_options(2, None)
     assert ice["scenario"]["players"] == [1] and ice["scenario"]["default"] is None
     assert ice["modes"] == {
         "key": "modes",
@@ -104,11 +116,15 @@ def test_catalog_lists_both_games_with_the_engines_options(client: TestClient) -
         "choices": ["survival", "shelters", "dual_species"],
         "default": [],
         "players": [],
+        "requires": None,
+        "choice_players": {},
     }
     for o in ice.values():  # each default is what the engine fills in
         for n in o["players"] or [2]:
             if o["default"] is not None:
-                opts = {} if n > 1 else {"scenario": ice["scenario"]["choices"][0]}
+                opts: dict[str, Any] = {} if n > 1 else {"scenario": ice["scenario"]["choices"][0]}
+                if o["requires"]:
+                    opts[o["requires"][0]] = [o["requires"][1]]
                 assert SPEC.parse_options(n, opts)[o["key"]] == o["default"], o["key"]
 
 

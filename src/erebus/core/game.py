@@ -104,6 +104,10 @@ class GameOption:
     value when the option is left out; None for a choice that must be made (Ice and
     Snow's solo scenario: a lobby preselects the first).  ``players``: the player
     counts where the option means something and a lobby shows it (empty: all).
+    ``requires``: the choice of another ``"set"`` option that must be picked for this
+    one to mean something (Ice and Snow's module readings: ``("modules",
+    "inuit_myths")``); the engine stores it only then.  ``choice_players``: choices
+    that belong to some player counts only (Walking on Ice: not solo).
     The words (a label, a one-line explanation, each choice's name) are the
     front-end's, looked up by ``key`` and choice."""
 
@@ -112,6 +116,8 @@ class GameOption:
     choices: tuple[str, ...] = ()
     default: Any = None
     players: tuple[int, ...] = ()
+    requires: tuple[str, str] | None = None
+    choice_players: tuple[tuple[str, tuple[int, ...]], ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -120,6 +126,8 @@ class GameOption:
             "choices": list(self.choices),
             "default": list(self.default) if isinstance(self.default, tuple) else self.default,
             "players": list(self.players),
+            "requires": list(self.requires) if self.requires else None,
+            "choice_players": {c: list(n) for c, n in self.choice_players},
         }
 
 

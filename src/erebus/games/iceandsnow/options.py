@@ -73,6 +73,26 @@ OPTIONS = (
     GameOption("towing_pp", "choice", TOWING_PP, DEFAULTS["towing_pp"], players=(2, 3, 4)),
     GameOption("helm_tie", "choice", HELM_TIE, DEFAULTS["helm_tie"], players=(2, 3, 4)),
     GameOption("passing", "choice", PASSING, DEFAULTS["passing"]),
+    GameOption(
+        "modules",
+        "set",
+        tuple(m for m in MODULES if m in IMPLEMENTED_MODULES),
+        (),
+        choice_players=tuple((m, (2, 3, 4)) for m in MODULES if m in NOT_SOLO),
+    ),
+    *(
+        GameOption(
+            key,
+            "choice",
+            values,
+            values[0],
+            players=(2, 3, 4) if module in NOT_SOLO else (),
+            requires=("modules", module),
+        )
+        for module, opts in MODULE_OPTIONS.items()
+        if module in IMPLEMENTED_MODULES
+        for key, values in opts.items()
+    ),
 )
 
 

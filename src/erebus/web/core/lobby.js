@@ -47,20 +47,33 @@ const stored = (key, fallback) => { try { return JSON.parse(localStorage.getItem
 // name) and …_<choice>_help (a line for a choice, where it needs one).
 const optKey = (game, o, choice) => `gopt_${game}_${o.key}${choice != null ? `_${choice}` : ""}`;
 const applies = (o, n) => !o.players || !o.players.length || o.players.includes(n);
+// A set option's choices for ``n`` players (``choice_players``: some belong to some counts only).
+const choicesFor = (o, n) => o.choices.filter((c) => !o.choice_players || !o.choice_players[c] || o.choice_players[c].includes(n));
+// Shown and sent: for this player count, and when it ``requires`` another option's choice
+// (a module's readings), only while that choice is picked.
+function shownOption(game, o, n, values) {
+  if (!applies(o, n)) return false;
+  if (!o.requires) return true;
+  const [key, choice] = o.requires;
+  const dep = (game.options || []).find((x) => x.key === key);
+  if (!dep || !shownOption(game, dep, n, values)) return false;
+  const v = optValue(dep, values[key], n);
+  return Array.isArray(v) && v.includes(choice);
+}
 // The value shown for option ``o``: the stored pick if the catalog still allows it, else
 // its default (a choice without one — the solo scenario — preselects the first).
-function optValue(o, saved) {
+function optValue(o, saved, n) {
   const ok = (v) => (o.kind === "flag" ? typeof v === "boolean"
     : o.kind === "set" ? Array.isArray(v) && v.every((x) => o.choices.includes(x))
       : o.choices.includes(v));
-  if (ok(saved)) return o.kind === "set" ? o.choices.filter((c) => saved.includes(c)) : saved;
+  if (ok(saved)) return o.kind === "set" ? (n == null ? o.choices : choicesFor(o, n)).filter((c) => saved.includes(c)) : saved;
   if (o.default != null) return o.kind === "set" ? [...o.default] : o.default;
   return o.kind === "flag" ? false : o.kind === "set" ? [] : o.choices[0];
 }
 // The game options for the request: those of the chosen player count, as shown.
 export function gameOptionsBody(game, n, values) {
   const out = {};
-  for (const o of game.options || []) if (applies(o, n)) out[o.key] = optValue(o, values[o.key]);
+  for (const o of game.options || []) if (shownOption(game, o, n, values)) out[o.key] = optValue(o, values[o.key], n);
   return out;
 }
 
@@ -116,17 +129,26 @@ export function renderLobby() {
   // One row per option of the game that belongs to this player count, each with its line.
   const drawGameOptions = () => {
     const n = seats.length;
-    const shown = (game.options || []).filter((o) => applies(o, n));
+    const shown = (game.options || []).filter((o) => shownOption(game, o, n, values()));
+    const needed = new Set((game.options || []).filter((o) => o.requires).map((o) => o.requires[0]));
     gameBox.hidden = !shown.length;
     gameBox.replaceChildren(h("legend", {}, t("game_options")), ...shown.map((o) => {
       const id = `gopt-${o.key}`, v = values();
-      v[o.key] = optValue(o, v[o.key]);
+      v[o.key] = optValue(o, v[o.key], n);
       if (o.kind === "set") {
-        const boxes = o.choices.map((c) => h("label", { class: "check", title: tr(optKey(game.game, o, `${c}_help`), "") },
+        const mine = choicesFor(o, n);
+        const boxes = mine.map((c) => h("label", { class: "check", title: tr(optKey(game.game, o, `${c}_help`), "") },
           h("input", { type: "checkbox", value: c, checked: v[o.key].includes(c), "data-option": o.key,
-            onchange: (e) => { v[o.key] = o.choices.filter((x) => (x === c ? e.target.checked : v[o.key].includes(x))); } }),
+            onchange: (e) => {
+              v[o.key] = mine.filter((x) => (x === c ? e.target.checked : v[o.key].includes(x)));
+              if (needed.has(o.key)) { // its readings appear or go; the focus stays on the box
+                drawGameOptions();
+                const again = gameBox.querySelector(`input[data-option="${o.key}"][value="${c}"]`);
+                if (again) again.focus();
+              }
+            } }),
           " ", tr(optKey(game.game, o, c), c)));
-        const lines = o.choices.filter((c) => hasKey(optKey(game.game, o, `${c}_help`)))
+        const lines = mine.filter((c) => hasKey(optKey(game.game, o, `${c}_help`)))
           .map((c) => h("li", {}, h("b", {}, tr(optKey(game.game, o, c), c)), ": ", t(optKey(game.game, o, `${c}_help`))));
         return h("div", { class: "opt", role: "group", "aria-labelledby": `${id}-label` },
           h("span", { class: "opt-label", id: `${id}-label` }, tr(optKey(game.game, o), o.key)),
