@@ -207,6 +207,8 @@ def test_lobby_makes_an_ice_and_snow_game_with_its_options(
 ) -> None:
     page = at(LAPTOP, "ice-lobby")
     page.goto(server.base + "/")
+    # the picker shows Northwest at once, and every game once the catalog has come
+    page.locator("#game option").nth(1).wait_for(state="attached")
     assert page.locator("#game option").all_inner_texts() == [
         "Expedition: Northwest Passage",
         "Through Ice and Snow",
@@ -219,7 +221,9 @@ def test_lobby_makes_an_ice_and_snow_game_with_its_options(
     ice = next(g for g in catalog if g["game"] == "iceandsnow")
     for o in ice["options"]:
         shown = page.locator(f"#gopt-{o['key']}")
-        assert shown.count() == (0 if o["key"] == "scenario" else 1), o["key"]
+        # the solo scenario is for one seat; a module's readings show once it is picked
+        hidden = o["key"] == "scenario" or o["requires"]
+        assert shown.count() == (0 if hidden else 1), o["key"]
         if shown.count():
             help_text = page.locator(f"#gopt-{o['key']}-help").inner_text().strip()
             assert help_text and not help_text.startswith("gopt_"), o["key"]
@@ -237,6 +241,13 @@ def test_lobby_makes_an_ice_and_snow_game_with_its_options(
     page.locator("#gopt-helm_tie").select_option("include_leader")
     page.locator("#gopt-passing").select_option("forced")
     assert "only when no action" in page.locator("#gopt-passing-help").inner_text()
+    # Picking a module brings its readings (and keeps the focus on its box).
+    assert page.locator("#gopt-curse_check").count() == 0
+    page.locator("#gopt-modules input[value=inuit_myths]").check()
+    page.locator("#gopt-curse_check").wait_for()
+    assert page.evaluate("document.activeElement.value") == "inuit_myths"
+    assert page.locator("#gopt-walking_order").count() == 0
+    page.locator("#gopt-curse_check").select_option("attrition")
     with page.expect_request(
         lambda r: r.url.endswith("/api/games") and r.method == "POST"
     ) as request:
@@ -256,6 +267,9 @@ def test_lobby_makes_an_ice_and_snow_game_with_its_options(
         "towing_pp": "per_fuel",
         "helm_tie": "include_leader",
         "passing": "forced",
+        "modules": ["inuit_myths"],
+        "curse_check": "attrition",
+        "creature_officer": "listed",
     }
     assert body["game_options"] == expected
     links = created_links(page)
@@ -265,7 +279,8 @@ def test_lobby_makes_an_ice_and_snow_game_with_its_options(
     row.wait_for()
     assert row.locator("[data-testid=game-name]").inner_text() == "Through Ice and Snow"
     g = server.game(gid)
-    assert g["game"] == "iceandsnow" and g["game_options"] == {**expected, "scenario": None}
+    assert g["game"] == "iceandsnow" and g["game_options"]["scenario"] is None
+    assert {k: g["game_options"][k] for k in expected} == expected
     no_hscroll(page, LAPTOP[0])
     page.mouse.move(0, 0)
     page.screenshot(path=str(output_dir / "lobby-ice-1366.png"), full_page=True)
@@ -310,7 +325,12 @@ def test_lobby_solo_scenario_on_a_phone(server: Any, at: Any, output_dir: Path) 
         "upgrades": "base",
         "extra_events": False,
         "passing": "voluntary",
+        "modules": [],
     }
+    # Walking on Ice is not for a solo scenario: only Inuit Myths is offered.
+    assert page.locator("#gopt-modules input").evaluate_all("es => es.map(e => e.value)") == [
+        "inuit_myths"
+    ]
     links = created_links(page)
     assert set(links) == {"Seat 1", "Spectator"}
     gid = re.search(r"/game/([^/?#]+)", links["Seat 1"]).group(1)  # type: ignore[union-attr]
