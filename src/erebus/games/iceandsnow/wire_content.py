@@ -38,6 +38,8 @@ UPGRADE_TEXTS = {
     9: "as leader, look at the top two event cards and choose which one is revealed",
     10: "6 PP at once",
     11: "3 PP at once",
+    12: "no resource discard when the Voyage step lowers your fuel to 0-3",
+    13: "you are not affected by events 2, 6, 7, 14 and 15",
 }
 
 #: What each action space does, in a line (reference §4.6), by space id.
