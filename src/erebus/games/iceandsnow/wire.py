@@ -55,6 +55,7 @@ from erebus.games.iceandsnow.layout import (
 from erebus.games.iceandsnow.state import State
 from erebus.games.iceandsnow.wire_board import action_board
 from erebus.games.iceandsnow.wire_decisions import decision, final_scoring
+from erebus.games.iceandsnow.wire_myths import myths_fields
 
 #: The format of the wire view; raised on every change a client must follow.
 WIRE_FORMAT = 1
@@ -106,6 +107,7 @@ def wire_view(state: State, seat: int | None) -> dict[str, Any]:
         "decks": _decks(st),
         "decision": decision(st, seat, legal),
         "final_scoring": final_scoring(st),
+        **myths_fields(st, seat, legal),
     }
 
 

@@ -6,6 +6,7 @@ import { APP } from "../core/state.js";
 import { t, tr, hasKey } from "../core/i18n.js";
 import { seatName } from "../core/seats.js";
 import { MAP, anchorName, regionName, sectionName } from "./mapdata.js";
+import { mythsEventText } from "./myths.js";
 
 // Bookkeeping the personal boards already show; the log keeps what happened.
 export const LOG_SKIP = new Set(["InvestorChosen", "CartographyChosen"]);
@@ -56,7 +57,8 @@ const REASONS = ["attrition", "open voyage", "coastal voyage", "fuel 8–10", "f
   "upgrade space", "galley", "shelter", "investor bonus", "build a cabin", "exchange", "collect", "eaten in a food shortage",
   "survival deposit", "boiler", "mapping", "missing food", "document methods", "vow of silence", "trace the map", "lab research",
   "laboratory", "most dynamite", "took Lead", "solo expedition", "food shortage", "start", "species majority", "species cards",
-  "cabin majority", "health", "morale", "investor", "cartography", "shelter majority", "final anchor", "health overflow", "morale overflow"];
+  "cabin majority", "health", "morale", "investor", "cartography", "shelter majority", "final anchor", "health overflow", "morale overflow",
+  "creature", "death (curse)"];
 export const reasonKey = (r) => "is_r_" + r.toLowerCase().replace(/[–-]/g, "_").replace(/[^a-z0-9_]+/g, "_").replace(/_+/g, "_").replace(/^_|_$/g, "");
 const KNOWN = new Set(REASONS);
 export function reasonText(r) {
@@ -71,7 +73,8 @@ export function reasonText(r) {
 }
 
 const PENALTIES = { "scurvy": "scurvy", "death": "death", "mutiny": "mutiny",
-  "scurvy (cancelled by the Treatment Room)": "scurvy_cancelled", "mutiny (cancelled by the Saloon)": "mutiny_cancelled" };
+  "scurvy (cancelled by the Treatment Room)": "scurvy_cancelled", "mutiny (cancelled by the Saloon)": "mutiny_cancelled",
+  "death (curse)": "death_curse", "scurvy (curse)": "scurvy_curse", "scurvy (curse; cancelled by the Treatment Room)": "scurvy_curse_cancelled" };
 const GAME_OVER = { "nobody has any dynamite to lead the expedition": "no_dynamite", "nobody can pay the icebreaking dynamite": "no_icebreak",
   "there is not enough fuel for all ships to sail": "no_fuel", "your prestige fell to 0": "prestige" };
 export function overReason(r) { const k = GAME_OVER[r]; return k ? t(`is_over_${k}`) : r || ""; }
@@ -128,6 +131,7 @@ export function eventText(e) {
       if (e.outcome === "won") return k("GameOver_won");
       return k("GameOver");
     }
+    case "CreatureMoved": case "CreatureRevealed": case "CreatureGone": case "InuitHeld": case "CurseChanged": return mythsEventText(e, k);
     default: return e.text || e.type;
   }
 }

@@ -12,6 +12,7 @@ import { COLORS, seatName } from "../core/seats.js";
 import { sendAction } from "../core/connection.js";
 import { MAP, anchorOf, anchorName, placedGeometry, project, regionName, sectionName } from "./mapdata.js";
 import { UI } from "./ui.js";
+import { creatureTokenLayer } from "./myths.js";
 
 // A closed, smooth outline through the points (Catmull-Rom as cubic Béziers).
 function smooth(pts) {
@@ -224,6 +225,7 @@ export function renderMap() {
     fg.setAttribute("tabindex", "0"); fg.setAttribute("role", "img"); fg.setAttribute("aria-label", label); fg.setAttribute("data-anchor", m.fleet);
     svg.append(fg);
   }
+  const creature = creatureTokenLayer(geo.anchorIds.map(anchorOf), Z); if (creature) svg.append(creature);
   svg.append(labels);
   return svg;
 }

@@ -13,6 +13,7 @@ import { sendAction } from "../core/connection.js";
 import { renderGame } from "../core/table.js";
 import { M, isSpeciesCard } from "./material.js";
 import { cardEl } from "./cards.js";
+import { creatureCardEl } from "./myths.js";
 import { CREW_KINDS, STEPS, nextStep } from "./legal.js";
 import { crewPart, crewText, resText, resourcesText, spaceName, spaceNeeds } from "./words.js";
 
@@ -73,6 +74,11 @@ function cardName(id) {
   return c ? c.name : id;
 }
 
+// A creature card among the cards of the "creature" space (Inuit Myths): a button.
+function creaturePick(o) {
+  return h("button", { type: "button", class: "btn popt", "data-testid": "opt-card", onclick: () => pick("card", o.key) }, creatureCardEl(o.value, { small: true }));
+}
+
 function crewButton(o, first) {
   const pawns = CREW_KINDS.filter((k) => o.value[k]).map((k) => h("span", { class: `pawnword p-${k}` }, crewPart(k, o.value[k])));
   const b = h("button", { type: "button", class: "btn popt crew-opt", "data-crew": o.key, "data-first": first ? "" : null, onclick: () => pick("crew", o.key) },
@@ -87,7 +93,7 @@ function optionsFor(step) {
   if (f === "card") {
     return h("div", { class: "opt-cards" }, opts.map((o, i) => {
       const kind = isSpeciesCard(o.value) ? "species" : "hunting";
-      const el = cardEl(kind, o.value, { onPick: () => pick("card", o.key), testid: "opt-card" });
+      const el = PL.space === "creature" ? creaturePick(o) : cardEl(kind, o.value, { onPick: () => pick("card", o.key), testid: "opt-card" });
       if (!i) el.setAttribute("data-first", "");
       return el;
     }));
@@ -147,7 +153,7 @@ export function placementSheet() {
   const cards = [];
   const words = [];
   for (const f of fixed) {
-    if (f === "card") cards.push(cardEl(isSpeciesCard(a.card) ? "species" : "hunting", a.card, { small: true }));
+    if (f === "card") cards.push(space === "creature" ? creatureCardEl(a.card, { small: true }) : cardEl(isSpeciesCard(a.card) ? "species" : "hunting", a.card, { small: true }));
     else if (f === "tile") cards.push(cardEl("upgrade", a.tile, { small: true }));
     else words.push(pickedText(f, a[f]));
   }
