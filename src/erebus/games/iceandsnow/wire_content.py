@@ -482,5 +482,16 @@ def content_document(content: Content) -> dict[str, Any]:
         "scenarios": _scenarios(content),
         "rules": {k: v for k, v in content.rules.items()},
         "space_labels": dict(SPACE_LABELS),
-        "modules": {"inuit_myths": myths_content(content)},
+        "modules": {
+            "inuit_myths": myths_content(content),
+            "walking_on_ice": _walking_doc(content),
+        },
     }
+
+
+def _walking_doc(content: Content) -> dict[str, Any] | None:
+    """Walking on Ice's sections, tiles and events (:mod:`.wire_walking`, imported
+    here because it builds on this module's helpers)."""
+    from erebus.games.iceandsnow.wire_walking import walking_content_doc
+
+    return walking_content_doc(content)

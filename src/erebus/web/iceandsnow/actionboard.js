@@ -18,6 +18,7 @@ import { PL, closePlacement, openPlacement, placementSheet } from "./placement.j
 import { occupantsBySpace, pawnRow } from "./occupants.js";
 import { roundCardsEl } from "./roundcards.js";
 import { mythsPanel, mythsSpaceBadge } from "./myths.js";
+import { walkingPanel } from "./walking.js";
 
 import { loadMaterial } from "./material.js";
 
@@ -164,6 +165,7 @@ export function actionBoardPanel() {
     headEl(takes),
     roundCardsEl(),
     mythsPanel(openPlacement),
+    walkingPanel(),
     h("div", { class: "ice-grid" }, cols.map((c) => columnEl(c, occ, takes))));
   if (PL.space && isMyTurn()) panel.append(placementSheet());
   return panel;

@@ -7,6 +7,7 @@ import { t, tr, hasKey } from "../core/i18n.js";
 import { seatName } from "../core/seats.js";
 import { MAP, anchorName, regionName, sectionName } from "./mapdata.js";
 import { mythsEventText } from "./myths.js";
+import { walkingEventText, WALKING_REASONS } from "./walking.js";
 
 // Bookkeeping the personal boards already show; the log keeps what happened.
 export const LOG_SKIP = new Set(["InvestorChosen", "CartographyChosen"]);
@@ -58,7 +59,7 @@ const REASONS = ["attrition", "open voyage", "coastal voyage", "fuel 8–10", "f
   "survival deposit", "boiler", "mapping", "missing food", "document methods", "vow of silence", "trace the map", "lab research",
   "laboratory", "most dynamite", "took Lead", "solo expedition", "food shortage", "start", "species majority", "species cards",
   "cabin majority", "health", "morale", "investor", "cartography", "shelter majority", "final anchor", "health overflow", "morale overflow",
-  "creature", "death (curse)"];
+  "creature", "death (curse)", ...WALKING_REASONS];
 export const reasonKey = (r) => "is_r_" + r.toLowerCase().replace(/[–-]/g, "_").replace(/[^a-z0-9_]+/g, "_").replace(/_+/g, "_").replace(/^_|_$/g, "");
 const KNOWN = new Set(REASONS);
 export function reasonText(r) {
@@ -107,7 +108,7 @@ export function eventText(e) {
     case "AttritionPenalty": return k(e.type, { penalty: tr(`is_pen_${PENALTIES[e.penalty] || ""}`, e.penalty) });
     case "CrewToInfirmary": return k(e.type, { crew: crewWords(e.crew) });
     case "CrewLost": return k(e.type, { kind: tr(`is_crew1_${e.kind === "sailor" ? "sailors" : e.kind}`, e.kind), reason: reasonText(e.reason) });
-    case "VoyageChosen": return k(e.voyage === "coastal" ? "VoyageChosen_coastal" : "VoyageChosen_open");
+    case "VoyageChosen": return k(e.voyage === "walk" || e.voyage === "march" ? `VoyageChosen_${e.voyage}` : e.voyage === "coastal" ? "VoyageChosen_coastal" : "VoyageChosen_open");
     case "FleetMoved": return k(e.type, { anchor: anchorName(e.to) });
     case "Towing": return k(e.type, { towed: (e.towed || []).map(seatName).join(", ") || t("is_nobody"), towing: (e.towing || []).map(seatName).join(", ") || t("is_nobody"), n: e.missing });
     case "RegionMapped": return k(e.type, { region: regionName(e.region) });
@@ -132,6 +133,7 @@ export function eventText(e) {
       return k("GameOver");
     }
     case "CreatureMoved": case "CreatureRevealed": case "CreatureGone": case "InuitHeld": case "CurseChanged": return mythsEventText(e, k);
+    case "ShipsAbandoned": case "UpgradeDropped": case "CanOpened": case "SickSailor": return walkingEventText(e, k);
     default: return e.text || e.type;
   }
 }

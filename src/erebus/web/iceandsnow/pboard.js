@@ -14,6 +14,7 @@ import { UI, actingSeat, seatOf } from "./ui.js";
 import { isPhone } from "./layout.js";
 import { EXT } from "./ext.js";
 import { mythsSeatLine } from "./myths.js";
+import { walkingSeatLine } from "./walking.js";
 
 const CREW = ["captain", "carpenter", "scientist", "sailors", "inuit"];
 
@@ -137,6 +138,7 @@ export function playerBoard(i) {
     (v.options.modes || []).includes("shelters") ? h("span", { class: "is-res", title: t("is_shelters_n", { n: me.shelters }) }, shelterIcon(col), h("b", {}, `${me.shelters}/4`)) : null));
   body.push(crewTable(me));
   const myth = mythsSeatLine(i); if (myth) body.push(myth);
+  const sled = walkingSeatLine(i); if (sled) body.push(sled);
   if (me.rescued) body.push(h("div", { class: "is-line warn-text" }, t("is_rescued", { n: me.rescued })));
   body.push(h("div", { class: "is-line" }, h("span", { class: "lbl" }, t("is_upgrades")),
     chips(me.upgrades.map((n) => card("upgrade", n, upgradeName(n))), "cards")));
