@@ -21,9 +21,11 @@ import pytest
 
 from erebus.games.iceandsnow import SPEC
 from erebus.games.iceandsnow.content import default_content
+from erebus.games.iceandsnow.layout import FOOD, F
 from erebus.games.iceandsnow.myths import CREATURE_SPACE, curse_space
 from erebus.games.iceandsnow.state import State, new_game
 from erebus.games.iceandsnow.wire import wire_view
+from erebus.games.iceandsnow.wire_board import REASONS
 from erebus.games.iceandsnow.wire_content import content_document
 from iceandsnow.rulekit import action_phase
 
@@ -183,3 +185,14 @@ def test_the_content_file_carries_the_creature_cards_with_their_texts() -> None:
             assert f"iact_crx_{c['number']}" in EN
     ritual = [u for u in doc["cards"]["upgrades"] if u["number"] == 14]
     assert ritual and ritual[0]["text"] and "iact_up_14" in EN
+
+
+def test_a_space_refused_for_the_creature_says_so() -> None:
+    st = _with_card(41)  # Amarok: captain spaces lower food by 4
+    seat = st.current_player
+    st.pv[F * seat + FOOD] = 0
+    v = wire_view(st, seat)
+    spaces = {sp["id"]: sp for sp in v["board"]["spaces"]}
+    assert spaces["visit_inuit"]["can_take"] is False
+    assert spaces["visit_inuit"]["why_not"] == "creature"
+    assert "creature" in REASONS and "iact_why_creature" in EN

@@ -95,6 +95,22 @@ def myths_view(st: State, seat: int | None, legal: list[Action] | None) -> dict[
     }
 
 
+def creature_on(st: State, seat: int, sid: str) -> bool:
+    """Does a creature in play add a requirement to space ``sid`` for ``seat``
+    (the reason a space whose own checks pass is refused)?"""
+    if not st.cr_active:
+        return False
+    cards = st.content.creatures
+    sp = st.content.spaces.get(sid)
+    for num in st.cr_active:
+        x = cards[num].extra
+        if x is None or _warded(st, seat, num):
+            continue
+        if x.officer is None or (sp is not None and names_officer(st, sp, x.officer)):
+            return True
+    return False
+
+
 def _extra_spaces(
     st: State, seat: int | None, in_play: list[dict[str, Any]]
 ) -> dict[str, list[int]]:

@@ -13,7 +13,7 @@ import { sendAction } from "../core/connection.js";
 import { renderGame } from "../core/table.js";
 import { M, isSpeciesCard } from "./material.js";
 import { cardEl } from "./cards.js";
-import { creatureCardEl } from "./myths.js";
+import { creatureCardEl, mythsSpaceBadge } from "./myths.js";
 import { CREW_KINDS, STEPS, nextStep } from "./legal.js";
 import { crewPart, crewText, resText, resourcesText, spaceName, spaceNeeds } from "./words.js";
 
@@ -135,6 +135,7 @@ export function placementSheet() {
   const head = h("div", { class: "sheet-head" },
     h("strong", {}, t("iact_place_on", { space: spaceName(space) })),
     h("span", { class: "muted" }, spaceNeeds(space)),
+    mythsSpaceBadge(space),
     h("button", { type: "button", class: "btn small", "data-testid": "placement-cancel", onclick: () => closePlacement(), title: "Esc" }, t("cancel"), " (Esc)"));
   sheet.append(head);
   const step = nextStep(all, PL.picks);
