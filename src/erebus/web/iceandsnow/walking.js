@@ -56,7 +56,7 @@ export function walkingSeatLine(i) {
     parts.push(h("span", { class: "is-chip" + (me.food >= sb.food_cap ? " warn-text" : "") }, t("iwk_food_cap", { n: sb.food_cap })));
     parts.push(h("span", { class: "is-chip" + (sb.cargo_used > sb.cargo_cap ? " warn-text" : ""), "data-testid": "sled-cargo" }, t("iwk_cargo", { used: sb.cargo_used, cap: sb.cargo_cap })));
   }
-  parts.push(h("span", { class: "is-chip", "data-testid": "sled-cans" }, "🥫 ", t("iwk_cans", { n: sb.cans })));
+  parts.push(h("span", { class: "is-chip", "data-testid": "sled-cans" }, t("iwk_cans", { n: sb.cans })));
   parts.push(h("span", { class: "is-chip" + (sb.guilt ? " is-guilt" : ""), "data-testid": "sled-guilt" }, t("iwk_guilt", { n: sb.guilt })));
   if (sb.sick_sailor) parts.push(h("span", { class: "is-chip warn-text" }, t("iwk_sick")));
   if (sb.inuit_customs) parts.push(h("span", { class: "is-chip" }, t("iwk_customs")));
