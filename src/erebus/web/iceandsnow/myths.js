@@ -130,6 +130,14 @@ export function mythsSeatLine(i) {
   return h("div", { class: "is-line is-myths-seat" }, h("span", { class: "lbl" }, t("is_myth_title")), h("span", { class: "is-chips" }, parts));
 }
 
+// The curse cylinder on the health track: {value, cls, title} for pboard.js's track().
+export function curseMark(i) {
+  const my = myths(); const me = my && my.seats[i];
+  if (!me || !me.cursed || me.curse_space == null) return null;
+  loadCss();
+  return { value: me.curse_space, cls: "is-cursed-cell", title: t("is_myth_cursed_title") };
+}
+
 // -- the action board ------------------------------------------------------------------------------
 
 // What a creature adds to space ``id`` for this seat: a badge per card (its short cost).
