@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -250,3 +251,7 @@ def test_the_content_file_carries_the_walking_sections() -> None:
     assert [e["number"] for e in w["events"]] == list(range(29, 37))
     assert all(e["name"] and e["text"] for e in w["events"])
     assert all(t["id"] and t["replaces"] for t in w["tiles"])
+    # the placement sheet words Build a Cabin's cans with the food they count as
+    assert w["cans"]["cabin_food"] == 5
+    steps = (Path(__file__).parents[2] / "src/erebus/web/iceandsnow/legal.js").read_text()
+    assert '"cans"' in steps.split("export const STEPS")[1].split(";")[0]

@@ -299,6 +299,7 @@ def walking_content_doc(content: Content) -> dict[str, Any] | None:
         "tiles": [
             {**wc._space(var, str(t["id"])), "replaces": t["replaces"]} for t in w.tiles.values()
         ],
+        "cans": {k: int(v) for k, v in w.cans.items()},
         "maintenance": [
             {"level": m.level, "food": m.food, "cargo": m.cargo} for m in w.maintenance
         ],

@@ -14,6 +14,7 @@ import { renderGame } from "../core/table.js";
 import { M, isSpeciesCard } from "./material.js";
 import { cardEl } from "./cards.js";
 import { creatureCardEl, mythsSpaceBadge } from "./myths.js";
+import { cansText } from "./walking.js";
 import { CREW_KINDS, STEPS, nextStep } from "./legal.js";
 import { crewPart, crewText, resText, resourcesText, spaceName, spaceNeeds } from "./words.js";
 
@@ -63,6 +64,7 @@ function valueText(field, v) {
   if (field === "card") return v;
   if (field === "tile") return `#${v}`;
   if (field === "food") return PL.space === "build_cabin" ? t("iact_food_lowered_pp", { n: v, pp: cabinPP(v) }) : t("iact_food_lowered", { n: v });
+  if (field === "cans") return cansText(v);  // Walking on Ice: cans opened for a cabin
   if (field === "resource") return t("iact_give", { res: resText(v) });
   if (field === "take") return t("iact_collect", { res: resourcesText(v) });
   if (field === "proxy") return t("iact_proxy", { role: t(`iact_crew_${v}`) });
@@ -126,7 +128,7 @@ function optionsFor(step) {
 }
 
 const STEP_TITLE = { crew: "iact_step_crew", card: "iact_step_card", tile: "iact_step_tile", food: "iact_step_food", resource: "iact_step_resource",
-  take: "iact_step_take", proxy: "iact_step_proxy", deposit: "iact_step_deposit" };
+  take: "iact_step_take", proxy: "iact_step_proxy", deposit: "iact_step_deposit", cans: "iwk_step_cans" };
 
 export function placementSheet() {
   const space = PL.space;

@@ -12,7 +12,7 @@ import { h } from "../core/dom.js";
 import { t, tr } from "../core/i18n.js";
 import { seatName } from "../core/seats.js";
 import { sendAction } from "../core/connection.js";
-import { regionName, upgrade } from "./material.js";
+import { M, regionName, upgrade } from "./material.js";
 
 let cssLoaded = false;
 function loadCss() {
@@ -23,6 +23,13 @@ function loadCss() {
 }
 
 const walking = () => (APP.view && APP.view.walking) || null;
+
+// Build a Cabin's food cans (the take's ``cans``): how many and the food they count as.
+export function cansText(n) {
+  const wk = M() && M().modules && M().modules.walking_on_ice;
+  const per = (wk && wk.cans && wk.cans.cabin_food) || 0;
+  return n ? t("iwk_cabin_cans", { n, food: n * per }) : t("iwk_cabin_no_cans");
+}
 
 // The engine's reason texts of the module (events.js words them with "is_r_" keys).
 export const WALKING_REASONS = ["abandoning ship", "abandoning the ships", "fuel left on the ship", "the sled's maintenance",
