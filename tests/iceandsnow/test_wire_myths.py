@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -196,3 +197,38 @@ def test_a_space_refused_for_the_creature_says_so() -> None:
     assert spaces["visit_inuit"]["can_take"] is False
     assert spaces["visit_inuit"]["why_not"] == "creature"
     assert "creature" in REASONS and "iact_why_creature" in EN
+
+
+EVENTS_JS = (WEB / "iceandsnow" / "events.js").read_text(encoding="utf-8")
+
+
+def _js_strings(const: str) -> set[str]:
+    block = re.search(rf"const {const} = [\[{{](.*?)[\]}}];", EVENTS_JS, re.S)
+    assert block, const
+    return set(re.findall(r'"([^"]+)"', block.group(1)))
+
+
+def test_the_log_words_every_reason_and_penalty_of_an_inuit_myths_game() -> None:
+    # as tests/server/test_web_iceandsnow_log.py does for the base game: what the
+    # engine gives in a game with the module is a reason or penalty events.js words
+    reasons = _js_strings("REASONS")
+    penalties = _js_strings("PENALTIES")
+    content = content_document(default_content())
+    names = {e["name"] for e in content["cards"]["events"]} | {
+        u["name"] for u in content["cards"]["upgrades"]
+    }
+    pattern = re.compile(r"^(first .+|upgrade \d+|event \d+|investor .+)$")
+    unknown: set[str] = set()
+    for players, seed in ((2, 1), (2, 2), (3, 3), (4, 4)):
+        st = new_game(players, seed, MYTHS)
+        rng = random.Random(seed)
+        while not st.is_over:
+            for e in st.apply(rng.choice(st.legal_actions())):
+                j = e.to_json()
+                r = j.get("reason")
+                worded = isinstance(r, str) and (r in reasons or r in names or pattern.match(r))
+                if isinstance(r, str) and j["type"] != "GameOver" and not worded:
+                    unknown.add(f"{j['type']}: {r}")
+                if j["type"] == "AttritionPenalty" and j["penalty"] not in penalties:
+                    unknown.add(f"penalty: {j['penalty']}")
+    assert not unknown, sorted(unknown)
