@@ -91,6 +91,9 @@ def test_every_view_of_a_random_walking_game(
                 assert set(b["sled_board"]) == SLED
                 assert b["cans"] == b["sled_board"]["cans"]
             check_secrets(v, st, seat)
+            deck = st.walk_deck  # type: ignore[attr-defined]
+            if len(deck) > 1:  # the walking deck's order is nobody's to see
+                assert json.dumps(deck)[1:-1] not in json.dumps(v)
             assert v["walking"]["walking_deck"] == len(st.walk_deck)  # type: ignore[attr-defined]
             if st.abandoned:  # type: ignore[attr-defined]
                 abandoned = True
