@@ -25,6 +25,7 @@ from erebus.games.iceandsnow.effects import POWERS
 from erebus.games.iceandsnow.layout import (
     BADZONE,
     CABINS,
+    CANS,
     DOGS,
     DYN,
     EXPLORES,
@@ -55,6 +56,8 @@ from erebus.games.iceandsnow.layout import (
 from erebus.games.iceandsnow.state import State
 from erebus.games.iceandsnow.wire_board import action_board
 from erebus.games.iceandsnow.wire_decisions import decision, final_scoring
+from erebus.games.iceandsnow.wire_myths import myths_fields
+from erebus.games.iceandsnow.wire_walking import walking_fields, walking_seat
 
 #: The format of the wire view; raised on every change a client must follow.
 WIRE_FORMAT = 1
@@ -101,11 +104,13 @@ def wire_view(state: State, seat: int | None) -> dict[str, Any]:
         "scores": st.scores(),
         "map": _map(st),
         "board": action_board(st, seat, legal),
-        "seats": [_seat(st, s, seat) for s in range(st.n)],
+        "seats": [_seat(st, s, seat) | walking_seat(st, s) for s in range(st.n)],
         "cards": _cards(st, seat),
         "decks": _decks(st),
         "decision": decision(st, seat, legal),
         "final_scoring": final_scoring(st),
+        **myths_fields(st, seat, legal),
+        **walking_fields(st),
     }
 
 
@@ -281,7 +286,7 @@ def _seat(st: State, s: int, viewer: int | None) -> dict[str, Any]:
         "dynamite": pv[b + DYN],
         "wood": pv[b + WOOD],
         "rifles": pv[b + RIFLES],
-        "cans": 0,
+        "cans": pv[b + CANS],
         "crew": {
             "owned": dict(zip(CREW_KINDS, owned, strict=True)),
             "free": dict(zip(CREW_KINDS, free, strict=True)),

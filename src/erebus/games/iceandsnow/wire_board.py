@@ -39,6 +39,7 @@ from erebus.games.iceandsnow.layout import (
     WOOD,
     F,
 )
+from erebus.games.iceandsnow.wire_myths import creature_on
 
 if TYPE_CHECKING:
     from erebus.games.iceandsnow.state import State
@@ -75,6 +76,7 @@ REASONS = {
     "crew": "your free crew cannot make up what this space needs",
     "deposit": "you have no resource left for the Survival deposit",
     "mode": "not in this game's modes",
+    "creature": "you cannot meet what the creature in play adds to this space",
 }
 
 
@@ -181,6 +183,8 @@ def why_not_space(st: State, seat: int, sid: str) -> str:
         return _why_not_crew(st, seat, sp.need, sp.totals)
     if _deposit_due(st, sp, i):
         return "deposit"
+    if creature_on(st, seat, sid):
+        return "creature"
     return "crew"
 
 

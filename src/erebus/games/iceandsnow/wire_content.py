@@ -20,6 +20,7 @@ from typing import Any
 
 from erebus.games.iceandsnow.content import CREW_KINDS, RESOURCES, ROLES, Content
 from erebus.games.iceandsnow.effects import Op
+from erebus.games.iceandsnow.wire_myths import myths_content
 from erebus.games.iceandsnow.wording import COMPASS_NAMES, SPACE_LABELS
 
 #: The action board's columns, left to right (the officer columns, then General actions).
@@ -38,6 +39,9 @@ UPGRADE_TEXTS = {
     9: "as leader, look at the top two event cards and choose which one is revealed",
     10: "6 PP at once",
     11: "3 PP at once",
+    12: "no resource discard when the Voyage step lowers your fuel to 0-3",
+    13: "you are not affected by events 2, 6, 7, 14 and 15",
+    14: "you are not affected by the Inuit creature cards 39–43",
 }
 
 #: What each action space does, in a line (reference §4.6), by space id.
@@ -478,4 +482,16 @@ def content_document(content: Content) -> dict[str, Any]:
         "scenarios": _scenarios(content),
         "rules": {k: v for k, v in content.rules.items()},
         "space_labels": dict(SPACE_LABELS),
+        "modules": {
+            "inuit_myths": myths_content(content),
+            "walking_on_ice": _walking_doc(content),
+        },
     }
+
+
+def _walking_doc(content: Content) -> dict[str, Any] | None:
+    """Walking on Ice's sections, tiles and events (:mod:`.wire_walking`, imported
+    here because it builds on this module's helpers)."""
+    from erebus.games.iceandsnow.wire_walking import walking_content_doc
+
+    return walking_content_doc(content)

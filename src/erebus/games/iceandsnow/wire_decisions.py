@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from erebus.games.iceandsnow import scoring
+from erebus.games.iceandsnow import scoring, wire_walking
 from erebus.games.iceandsnow.actions import Action
 from erebus.games.iceandsnow.content import CREW_KINDS, RESOURCES
 from erebus.games.iceandsnow.flow import ICEBREAK_DYNAMITE
@@ -152,6 +152,9 @@ def _destination(st: State, out: dict[str, Any], legal: list[Action]) -> None:
 
 
 def _voyage(st: State, out: dict[str, Any], legal: list[Action]) -> None:
+    if getattr(st, "abandoned", None):  # Walking on Ice: the Crossing phase
+        wire_walking.crossing(st, out, legal)
+        return
     fuel = [st.pv[F * s + FUEL] for s in range(st.n)]
     costs = st.rules["voyage_fuel"]
     decks = {"coastal": len(st.ev_coastal), "open": len(st.ev_open)}
@@ -283,6 +286,8 @@ def _compass(st: State, out: dict[str, Any], legal: list[Action]) -> None:
 def _action(st: State, out: dict[str, Any], legal: list[Action]) -> None:
     """The Action phase: the spaces are on the board (``board.spaces[].can_take``);
     here only how many actions there are and whether passing is allowed."""
+    wire_walking.free_actions(st, out, legal)
+    legal = [a for a in legal if a.kind not in wire_walking.FREE_ACTIONS]
     passes = sum(1 for a in reversed(legal[-1:]) if a.kind == "pass")  # pass comes last
     out["takes"] = len(legal) - passes
     out["can_pass"] = bool(passes)
@@ -303,7 +308,9 @@ _DETAILS = {
     "eat": _eat,
     "compass": _compass,
     "action": _action,
+    **wire_walking.WALKING_DETAILS,
 }
+MISSING.update(wire_walking.WALKING_MISSING)
 
 #: Final-scoring categories (§5.2, §6.2), in the order of the end screen, and the
 #: ``ScoreChanged`` reasons of :func:`~erebus.games.iceandsnow.scoring.final_scores`
@@ -330,6 +337,8 @@ def _category(reason: str) -> str:
         return "cabins"
     if reason.startswith("investor"):
         return "investors"
+    if reason.startswith("guilt"):
+        return "guilt"
     if reason == "shelter majority":
         return "shelters"
     return reason  # health, morale, cartography

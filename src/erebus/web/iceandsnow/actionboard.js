@@ -17,6 +17,8 @@ import { crewText, resText, spaceEffect, spaceName, spaceNeeds } from "./words.j
 import { PL, closePlacement, openPlacement, placementSheet } from "./placement.js";
 import { occupantsBySpace, pawnRow } from "./occupants.js";
 import { roundCardsEl } from "./roundcards.js";
+import { mythsPanel, mythsSpaceBadge } from "./myths.js";
+import { walkingPanel } from "./walking.js";
 
 import { loadMaterial } from "./material.js";
 
@@ -68,6 +70,7 @@ function spaceEl(sp, occ, takes) {
     sp.final ? h("span", { class: "sp-mark final", title: t("iact_final_space") }, "⚓") : null),
   h("div", { class: "sp-needs" }, spaceNeeds(data.id || id)),
   h("div", { class: "sp-does" }, "→ ", spaceEffect(data.id || id)),
+  mythsSpaceBadge(id),
   h("div", { class: "sp-slots" }, slotEls),
   why ? h("div", { class: "sp-why" }, why) : null);
   if (can) bindActivate(el, () => openPlacement(id));
@@ -161,6 +164,8 @@ export function actionBoardPanel() {
   const panel = h("section", { class: "ice-actions", "aria-label": t("iact_board"), "data-testid": "action-board" },
     headEl(takes),
     roundCardsEl(),
+    mythsPanel(openPlacement),
+    walkingPanel(),
     h("div", { class: "ice-grid" }, cols.map((c) => columnEl(c, occ, takes))));
   if (PL.space && isMyTurn()) panel.append(placementSheet());
   return panel;

@@ -17,7 +17,7 @@ function val(label, v, cls = "") { return h("span", { class: `ic-val ${cls}` }, 
 function eventBody(n) {
   const c = eventCard(n);
   if (!c) return { name: `#${n}`, head: t("iact_card_event"), vals: [], text: "" };
-  const deck = c.deck === "coastal" ? t("iact_deck_coastal") : t("iact_deck_open");
+  const deck = c.deck === "coastal" ? t("iact_deck_coastal") : c.deck === "walking" ? t("iact_deck_walking") : t("iact_deck_open");
   const crew = (c.crew || []).join("/");
   const kind = c.kind === "action" ? t("iact_event_action", { n: crew || "?" }) : t("iact_event_immediate");
   return { name: c.name, head: `${t("iact_card_event")} ${n} · ${deck}`, vals: [h("span", { class: "ic-tag" + (c.kind === "action" ? " act" : "") }, kind)],

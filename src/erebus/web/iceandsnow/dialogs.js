@@ -13,6 +13,7 @@ import { sendAction, sendUndo } from "../core/connection.js";
 import { anchor, anchorName, M, regionName } from "./material.js";
 import { cardEl } from "./cards.js";
 import { crewText, resText } from "./words.js";
+import { crossingBody, walkingBody } from "./walking.js";
 
 let lastKey = null;   // the decision last drawn (its first option is focused when it changes)
 
@@ -86,6 +87,7 @@ function destinationBody(d) {
   return [h("p", {}, t("iact_dest_help", { n: d.dynamite_total ?? "?" })), h("div", { class: "choices" }, rows)];
 }
 function voyageBody(d) {
+  if (d.crossing) return crossingBody(d);  // Walking on Ice: Walk or Forced March
   const kids = d.options.map((o) => {
     const notes = [t("iact_voyage_fuel", { n: o.fuel }), t("iact_voyage_deck", { n: o.deck })];
     if (o.maps_region) notes.push(t("iact_voyage_maps"));
@@ -125,9 +127,10 @@ function compassBody(d) {
   return [h("p", {}, t("iact_compass_help", { from: anchorName(d.from) })), h("div", { class: "choices" }, kids)];
 }
 const BODIES = { setup: setupBody, section: sectionBody, start: startBody, destination: destinationBody, voyage: voyageBody,
-  mast: mastBody, boiler: boilerBody, discard: discardBody, infirmary: infirmaryBody, eat: eatBody, compass: compassBody };
+  mast: mastBody, boiler: boilerBody, discard: discardBody, infirmary: infirmaryBody, eat: eatBody, compass: compassBody,
+  abandon: (d) => walkingBody("abandon", d), cargo: (d) => walkingBody("cargo", d), drop_upgrade: (d) => walkingBody("drop_upgrade", d), cans: (d) => walkingBody("cans", d) };
 
-function titleKey(d) { return d.kind === "setup" ? `iact_title_setup_${d.stage === "cartography" ? "cartography" : "investor"}` : `iact_title_${d.kind}`; }
+function titleKey(d) { if (d.crossing) return "iact_title_crossing"; return d.kind === "setup" ? `iact_title_setup_${d.stage === "cartography" ? "cartography" : "investor"}` : `iact_title_${d.kind}`; }
 
 // The pending decision (not placing crew): the seat to move's dialog, or whom we wait for.
 export function decisionPanel() {

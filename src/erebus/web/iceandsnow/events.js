@@ -6,6 +6,8 @@ import { APP } from "../core/state.js";
 import { t, tr, hasKey } from "../core/i18n.js";
 import { seatName } from "../core/seats.js";
 import { MAP, anchorName, regionName, sectionName } from "./mapdata.js";
+import { mythsEventText } from "./myths.js";
+import { walkingEventText, WALKING_REASONS } from "./walking.js";
 
 // Bookkeeping the personal boards already show; the log keeps what happened.
 export const LOG_SKIP = new Set(["InvestorChosen", "CartographyChosen"]);
@@ -56,7 +58,8 @@ const REASONS = ["attrition", "open voyage", "coastal voyage", "fuel 8–10", "f
   "upgrade space", "galley", "shelter", "investor bonus", "build a cabin", "exchange", "collect", "eaten in a food shortage",
   "survival deposit", "boiler", "mapping", "missing food", "document methods", "vow of silence", "trace the map", "lab research",
   "laboratory", "most dynamite", "took Lead", "solo expedition", "food shortage", "start", "species majority", "species cards",
-  "cabin majority", "health", "morale", "investor", "cartography", "shelter majority", "final anchor", "health overflow", "morale overflow"];
+  "cabin majority", "health", "morale", "investor", "cartography", "shelter majority", "final anchor", "health overflow", "morale overflow",
+  "creature", "death (curse)", ...WALKING_REASONS];
 export const reasonKey = (r) => "is_r_" + r.toLowerCase().replace(/[–-]/g, "_").replace(/[^a-z0-9_]+/g, "_").replace(/_+/g, "_").replace(/^_|_$/g, "");
 const KNOWN = new Set(REASONS);
 export function reasonText(r) {
@@ -71,7 +74,8 @@ export function reasonText(r) {
 }
 
 const PENALTIES = { "scurvy": "scurvy", "death": "death", "mutiny": "mutiny",
-  "scurvy (cancelled by the Treatment Room)": "scurvy_cancelled", "mutiny (cancelled by the Saloon)": "mutiny_cancelled" };
+  "scurvy (cancelled by the Treatment Room)": "scurvy_cancelled", "mutiny (cancelled by the Saloon)": "mutiny_cancelled",
+  "death (curse)": "death_curse", "scurvy (curse)": "scurvy_curse", "scurvy (curse; cancelled by the Treatment Room)": "scurvy_curse_cancelled" };
 const GAME_OVER = { "nobody has any dynamite to lead the expedition": "no_dynamite", "nobody can pay the icebreaking dynamite": "no_icebreak",
   "there is not enough fuel for all ships to sail": "no_fuel", "your prestige fell to 0": "prestige" };
 export function overReason(r) { const k = GAME_OVER[r]; return k ? t(`is_over_${k}`) : r || ""; }
@@ -105,7 +109,7 @@ export function eventText(e) {
     case "AttritionPenalty": return k(e.type, { penalty: tr(`is_pen_${PENALTIES[e.penalty] || ""}`, e.penalty) });
     case "CrewToInfirmary": return k(e.type, { crew: crewWords(e.crew) });
     case "CrewLost": return k(e.type, { kind: tr(`is_crew1_${e.kind === "sailor" ? "sailors" : e.kind}`, e.kind), reason: reasonText(e.reason) });
-    case "VoyageChosen": return k(e.voyage === "coastal" ? "VoyageChosen_coastal" : "VoyageChosen_open");
+    case "VoyageChosen": return k(e.voyage === "walk" || e.voyage === "march" ? `VoyageChosen_${e.voyage}` : e.voyage === "coastal" ? "VoyageChosen_coastal" : "VoyageChosen_open");
     case "FleetMoved": return k(e.type, { anchor: anchorName(e.to) });
     case "Towing": return k(e.type, { towed: (e.towed || []).map(seatName).join(", ") || t("is_nobody"), towing: (e.towing || []).map(seatName).join(", ") || t("is_nobody"), n: e.missing });
     case "RegionMapped": return k(e.type, { region: regionName(e.region) });
@@ -129,6 +133,8 @@ export function eventText(e) {
       if (e.outcome === "won") return k("GameOver_won");
       return k("GameOver");
     }
+    case "CreatureMoved": case "CreatureRevealed": case "CreatureGone": case "InuitHeld": case "CurseChanged": return mythsEventText(e, k);
+    case "ShipsAbandoned": case "UpgradeDropped": case "CanOpened": case "SickSailor": return walkingEventText(e, k);
     default: return e.text || e.type;
   }
 }

@@ -12,6 +12,7 @@ import { COLORS, seatName } from "../core/seats.js";
 import { sendAction } from "../core/connection.js";
 import { MAP, anchorOf, anchorName, placedGeometry, project, regionName, sectionName } from "./mapdata.js";
 import { UI } from "./ui.js";
+import { creatureTokenLayer } from "./myths.js";
 
 // A closed, smooth outline through the points (Catmull-Rom as cubic Béziers).
 function smooth(pts) {
@@ -200,7 +201,7 @@ export function renderMap() {
     const key = `${r.from}>${r.to}`; if (seenRoute.has(key)) continue; seenRoute.add(key);
     const a = anchorOf(r.from), b = anchorOf(r.to); if (!a || !b) continue;
     const [p, q] = shorten(a, b, 0.16 * Z, 0.2 * Z);
-    gr.append(s("line", { x1: r3(p[0]), y1: r3(p[1]), x2: r3(q[0]), y2: r3(q[1]), class: "is-route" + (r.extra ? " extra" : ""), "marker-end": "url(#is-head-faint)" }));
+    gr.append(s("line", { x1: r3(p[0]), y1: r3(p[1]), x2: r3(q[0]), y2: r3(q[1]), class: "is-route" + (r.extra ? " extra" : "") + (r.kind && r.kind !== "sea" ? ` k-${r.kind}` : ""), "marker-end": "url(#is-head-faint)" }));
     if (r.extra) gr.append(at((p[0] + q[0]) / 2, (p[1] + q[1]) / 2, "is-dyn-at faint", dynamiteStick(0, 0, 0.55)));
   }
   svg.append(gr);
@@ -224,6 +225,7 @@ export function renderMap() {
     fg.setAttribute("tabindex", "0"); fg.setAttribute("role", "img"); fg.setAttribute("aria-label", label); fg.setAttribute("data-anchor", m.fleet);
     svg.append(fg);
   }
+  const creature = creatureTokenLayer(geo.anchorIds.map(anchorOf), Z); if (creature) svg.append(creature);
   svg.append(labels);
   return svg;
 }

@@ -6,9 +6,12 @@
 // Arctic.  Where each section lies follows from the anchors: two sections meet on the
 // line through the edge anchors they share.
 
+import { APP } from "../core/state.js";
+
 const ASSET = (p) => new URL(p, import.meta.url).href;
 
 let C = null;
+let CW = null;   // the map of a Walking on Ice game (its two sections swapped in)
 let loading = null;
 
 const LON0 = -102;      // the meridian that points straight up
@@ -26,11 +29,24 @@ export function loadMap() {
     loading = Promise.all([
       fetch(ASSET("../iceandsnow-content.json")).then((r) => r.json()),
       fetch(ASSET("./coast.json")).then((r) => r.json()),
-    ]).then(([content, coast]) => { C = build(content, coast); return C; });
+    ]).then(([content, coast]) => {
+      C = build(content, coast);
+      const wk = content.modules && content.modules.walking_on_ice;
+      if (wk) CW = build(walkingContent(content, wk), coast);
+      return C;
+    });
   }
   return loading;
 }
-export const MAP = () => C;
+export const MAP = () => (CW && APP.view && APP.view.walking ? CW : C);
+
+// The content of a walking game: the module's sections in place of the base ones of
+// the same id, its anchors (every anchor of that map) and regions, its events.
+function walkingContent(c, wk) {
+  const byId = Object.fromEntries(wk.sections.map((s) => [s.id, s]));
+  return { ...c, anchors: wk.anchors, bounds: wk.bounds, regions: [...c.regions, ...wk.regions],
+    sections: c.sections.map((s) => byId[s.id] || s), cards: { ...c.cards, events: [...c.cards.events, ...wk.events] } };
+}
 
 function build(c, coast) {
   const anchors = {};
@@ -70,21 +86,21 @@ function lineAcross(x1, y1, x2, y2, box) {
   return [at(box.y0), at(box.y1)];
 }
 
-export function anchorOf(id) { return C && C.anchors[id]; }
+export function anchorOf(id) { return MAP() && MAP().anchors[id]; }
 export function anchorName(id) { const a = anchorOf(id); return a ? a.name : String(id || "—").replace(/_/g, " "); }
-export function regionOf(id) { return C && C.regions[id]; }
+export function regionOf(id) { return MAP() && MAP().regions[id]; }
 export function regionName(id) { const r = regionOf(id); return r ? r.name : String(id).replace(/_/g, " "); }
-export function sectionName(id) { const s = C && C.byId[id]; return s ? s.name : String(id).replace(/_/g, " "); }
+export function sectionName(id) { const s = MAP() && MAP().byId[id]; return s ? s.name : String(id).replace(/_/g, " "); }
 // The anchors and routes of the placed sides ([{section, index, side}]).
 export function placedGeometry(placed) {
   const anchorIds = [], seen = new Set(), routes = [];
   for (const p of placed || []) {
-    const sec = C.sections[p.index] || C.byId[p.section];
+    const G = MAP(), sec = G.sections[p.index] || G.byId[p.section];
     if (!sec) continue;
     const side = sec.sides[p.side];
     if (!side) continue;
     for (const a of side.anchors) if (!seen.has(a)) { seen.add(a); anchorIds.push(a); }
-    for (const [from, to, extra] of side.routes) routes.push({ from, to, extra });
+    for (const [from, to, extra, kind] of side.routes) routes.push({ from, to, extra, kind });
   }
   return { anchorIds, routes };
 }

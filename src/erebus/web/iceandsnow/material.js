@@ -13,7 +13,10 @@ export function loadMaterial() {
   if (!loading) {
     loading = fetch(ASSET("iceandsnow-content.json")).then((r) => r.json()).then((c) => {
       const byId = (list, key = "id") => Object.fromEntries((list || []).map((x) => [String(x[key]), x]));
-      c.spaceById = byId([...c.board.spaces, ...(c.board.extra_spaces || [])]);
+      // Walking on Ice: its action tiles, events and new anchors and regions (ids of its own)
+      const wk = (c.modules && c.modules.walking_on_ice) || null;
+      if (wk) { c.cards.events = [...c.cards.events, ...wk.events]; c.regions = [...c.regions, ...wk.regions]; c.anchors = { ...wk.anchors, ...c.anchors }; }
+      c.spaceById = byId([...c.board.spaces, ...(c.board.extra_spaces || []), ...((wk && wk.tiles) || [])]);
       c.cardById = byId([...c.cards.species, ...c.cards.hunting, ...c.cards.whales, ...c.cards.dual]);
       c.speciesIds = new Set([...c.cards.species.map((x) => x.id)]);
       c.eventByNo = byId(c.cards.events, "number");

@@ -13,6 +13,8 @@ import { eventName, investorName, upgradeName } from "./events.js";
 import { UI, actingSeat, seatOf } from "./ui.js";
 import { isPhone } from "./layout.js";
 import { EXT } from "./ext.js";
+import { curseMark, mythsSeatLine } from "./myths.js";
+import { walkingSeatLine } from "./walking.js";
 
 const CREW = ["captain", "carpenter", "scientist", "sailors", "inuit"];
 
@@ -24,7 +26,8 @@ function track(label, value, min, max, color, zone, opts = {}) {
   const cells = [];
   for (let v = min; v <= max; v++) {
     const z = zone ? zone(v) : null;
-    cells.push(h("span", { class: "is-cell" + (z ? ` z-${z.cls}` : "") + (v === value ? " now" : ""), title: z && z.word ? `${v}: ${z.word}` : String(v), style: v === value ? `--pc:${color}` : null },
+    const mk = opts.mark && opts.mark.value === v ? opts.mark : null;  // a second cylinder (Inuit Myths' curse)
+    cells.push(h("span", { class: "is-cell" + (z ? ` z-${z.cls}` : "") + (v === value ? " now" : "") + (mk ? ` ${mk.cls}` : ""), title: `${z && z.word ? `${v}: ${z.word}` : String(v)}${mk ? ` · ${mk.title}` : ""}`, style: v === value ? `--pc:${color}` : null },
       opts.labels ? opts.labels(v) : String(v)));
   }
   const now = zone ? zone(value) : null;
@@ -120,7 +123,7 @@ export function playerBoard(i) {
     h("div", { class: "is-food" }, res("food", me.food, t("is_track_food")), h("span", { class: "is-tlbl" }, t("is_track_food")),
       h("span", { class: "is-foodbar", "aria-hidden": "true" }, h("span", { style: `width:${Math.min(100, Math.round((100 * me.food) / ((T.food && T.food.max) || 60)))}%` })),
       me.crew ? h("span", { class: "muted is-feed" }, t("is_feeding", { n: CREW.reduce((n, k) => n + (me.crew.owned[k] || 0), 0) + (me.rescued || 0) })) : null),
-    track(t("is_track_health"), me.health.value, 0, me.health.max, col, healthZone("health")),
+    track(t("is_track_health"), me.health.value, 0, me.health.max, col, healthZone("health"), { mark: curseMark(i) }),
     track(t("is_track_morale"), me.morale.value, 0, me.morale.max, col, healthZone("morale")),
     track(t("is_track_fuel"), me.fuel.value, 0, me.fuel.max, col, fuelZone),
     track(t("is_track_towing"), me.towing, (T.towing && T.towing.min) ?? -4, (T.towing && T.towing.max) ?? 2, col, null,
@@ -135,6 +138,8 @@ export function playerBoard(i) {
     h("span", { class: "is-res", title: t("is_cabins_n", { n: me.cabins }) }, cabinIcon(col), h("b", {}, `${me.cabins}/4`)),
     (v.options.modes || []).includes("shelters") ? h("span", { class: "is-res", title: t("is_shelters_n", { n: me.shelters }) }, shelterIcon(col), h("b", {}, `${me.shelters}/4`)) : null));
   body.push(crewTable(me));
+  const myth = mythsSeatLine(i); if (myth) body.push(myth);
+  const sled = walkingSeatLine(i); if (sled) body.push(sled);
   if (me.rescued) body.push(h("div", { class: "is-line warn-text" }, t("is_rescued", { n: me.rescued })));
   body.push(h("div", { class: "is-line" }, h("span", { class: "lbl" }, t("is_upgrades")),
     chips(me.upgrades.map((n) => card("upgrade", n, upgradeName(n))), "cards")));

@@ -13,6 +13,8 @@ import { sendAction } from "../core/connection.js";
 import { renderGame } from "../core/table.js";
 import { M, isSpeciesCard } from "./material.js";
 import { cardEl } from "./cards.js";
+import { creatureCardEl, mythsSpaceBadge } from "./myths.js";
+import { cansText } from "./walking.js";
 import { CREW_KINDS, STEPS, nextStep } from "./legal.js";
 import { crewPart, crewText, resText, resourcesText, spaceName, spaceNeeds } from "./words.js";
 
@@ -62,6 +64,7 @@ function valueText(field, v) {
   if (field === "card") return v;
   if (field === "tile") return `#${v}`;
   if (field === "food") return PL.space === "build_cabin" ? t("iact_food_lowered_pp", { n: v, pp: cabinPP(v) }) : t("iact_food_lowered", { n: v });
+  if (field === "cans") return cansText(v);  // Walking on Ice: cans opened for a cabin
   if (field === "resource") return t("iact_give", { res: resText(v) });
   if (field === "take") return t("iact_collect", { res: resourcesText(v) });
   if (field === "proxy") return t("iact_proxy", { role: t(`iact_crew_${v}`) });
@@ -71,6 +74,11 @@ function valueText(field, v) {
 function cardName(id) {
   const c = M() && M().cardById[id];
   return c ? c.name : id;
+}
+
+// A creature card among the cards of the "creature" space (Inuit Myths): a button.
+function creaturePick(o) {
+  return h("button", { type: "button", class: "btn popt", "data-testid": "opt-card", onclick: () => pick("card", o.key) }, creatureCardEl(o.value, { small: true }));
 }
 
 function crewButton(o, first) {
@@ -87,7 +95,7 @@ function optionsFor(step) {
   if (f === "card") {
     return h("div", { class: "opt-cards" }, opts.map((o, i) => {
       const kind = isSpeciesCard(o.value) ? "species" : "hunting";
-      const el = cardEl(kind, o.value, { onPick: () => pick("card", o.key), testid: "opt-card" });
+      const el = PL.space === "creature" ? creaturePick(o) : cardEl(kind, o.value, { onPick: () => pick("card", o.key), testid: "opt-card" });
       if (!i) el.setAttribute("data-first", "");
       return el;
     }));
@@ -120,7 +128,7 @@ function optionsFor(step) {
 }
 
 const STEP_TITLE = { crew: "iact_step_crew", card: "iact_step_card", tile: "iact_step_tile", food: "iact_step_food", resource: "iact_step_resource",
-  take: "iact_step_take", proxy: "iact_step_proxy", deposit: "iact_step_deposit" };
+  take: "iact_step_take", proxy: "iact_step_proxy", deposit: "iact_step_deposit", cans: "iwk_step_cans" };
 
 export function placementSheet() {
   const space = PL.space;
@@ -129,6 +137,7 @@ export function placementSheet() {
   const head = h("div", { class: "sheet-head" },
     h("strong", {}, t("iact_place_on", { space: spaceName(space) })),
     h("span", { class: "muted" }, spaceNeeds(space)),
+    mythsSpaceBadge(space),
     h("button", { type: "button", class: "btn small", "data-testid": "placement-cancel", onclick: () => closePlacement(), title: "Esc" }, t("cancel"), " (Esc)"));
   sheet.append(head);
   const step = nextStep(all, PL.picks);
@@ -147,7 +156,7 @@ export function placementSheet() {
   const cards = [];
   const words = [];
   for (const f of fixed) {
-    if (f === "card") cards.push(cardEl(isSpeciesCard(a.card) ? "species" : "hunting", a.card, { small: true }));
+    if (f === "card") cards.push(space === "creature" ? creatureCardEl(a.card, { small: true }) : cardEl(isSpeciesCard(a.card) ? "species" : "hunting", a.card, { small: true }));
     else if (f === "tile") cards.push(cardEl("upgrade", a.tile, { small: true }));
     else words.push(pickedText(f, a[f]));
   }
