@@ -57,15 +57,15 @@ function shownOption(game, o, n, values) {
   const [key, choice] = o.requires;
   const dep = (game.options || []).find((x) => x.key === key);
   if (!dep || !shownOption(game, dep, n, values)) return false;
-  const v = optValue(dep, values[key], n);
-  return Array.isArray(v) && v.includes(choice);
+  const picked = optValue(dep, values[key], n);
+  return Array.isArray(picked) && picked.includes(choice);
 }
 // The value shown for option ``o``: the stored pick if the catalog still allows it, else
 // its default (a choice without one — the solo scenario — preselects the first).
 function optValue(o, saved, n) {
-  const ok = (v) => (o.kind === "flag" ? typeof v === "boolean"
-    : o.kind === "set" ? Array.isArray(v) && v.every((x) => o.choices.includes(x))
-      : o.choices.includes(v));
+  const ok = (x) => (o.kind === "flag" ? typeof x === "boolean"
+    : o.kind === "set" ? Array.isArray(x) && x.every((c) => o.choices.includes(c))
+      : o.choices.includes(x));
   if (ok(saved)) return o.kind === "set" ? (n == null ? o.choices : choicesFor(o, n)).filter((c) => saved.includes(c)) : saved;
   if (o.default != null) return o.kind === "set" ? [...o.default] : o.default;
   return o.kind === "flag" ? false : o.kind === "set" ? [] : o.choices[0];
