@@ -356,25 +356,8 @@ def content_document(content: Content) -> dict[str, Any]:
         "crew_kinds": list(CREW_KINDS),
         "roles": list(ROLES),
         "resources": list(RESOURCES),
-        "regions": [
-            {"id": r.id, "name": r.name, "species": r.species, "island": r.island}
-            for r in content.regions.values()
-        ],
-        "sections": [
-            {
-                "id": sec.id,
-                "name": sec.name,
-                "index": sec.index,
-                "sides": {
-                    name: {
-                        "anchors": [a.id for a in side.anchors],
-                        "routes": [[r.src, r.dst, r.dynamite] for r in side.routes],
-                    }
-                    for name, side in sorted(sec.sides.items())
-                },
-            }
-            for sec in content.sections
-        ],
+        "regions": [region_doc(r) for r in content.regions.values()],
+        "sections": [section_doc(sec) for sec in content.sections],
         "anchors": anchors,
         "bounds": _bounds(anchors),
         "board": {
@@ -495,3 +478,30 @@ def _walking_doc(content: Content) -> dict[str, Any] | None:
     from erebus.games.iceandsnow.wire_walking import walking_content_doc
 
     return walking_content_doc(content)
+
+
+def region_doc(r: Any) -> dict[str, Any]:
+    """A region as the content file gives it (the base map and a module's)."""
+    return {"id": r.id, "name": r.name, "species": r.species, "island": r.island}
+
+
+def section_doc(sec: Any, route_kinds: bool = False) -> dict[str, Any]:
+    """A map section with both sides: anchor ids and routes ``[src, dst, dynamite]``
+    (and the route's kind, for a module whose routes have kinds: Walking on Ice)."""
+    return {
+        "id": sec.id,
+        "name": sec.name,
+        "index": sec.index,
+        "sides": {
+            name: {
+                "anchors": [a.id for a in side.anchors],
+                "routes": [
+                    [r.src, r.dst, r.dynamite, r.kind]
+                    if route_kinds
+                    else [r.src, r.dst, r.dynamite]
+                    for r in side.routes
+                ],
+            }
+            for name, side in sorted(sec.sides.items())
+        },
+    }

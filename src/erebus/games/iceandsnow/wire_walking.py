@@ -273,25 +273,9 @@ def walking_content_doc(content: Content) -> dict[str, Any] | None:
     anchors = wc._anchors(var)
     ids = {s.id for s in w.sections}
     return {
-        "regions": [
-            {"id": r.id, "name": r.name, "species": r.species, "island": r.island}
-            for r in w.regions.values()
-        ],
+        "regions": [wc.region_doc(r) for r in w.regions.values()],
         "sections": [
-            {
-                "id": sec.id,
-                "name": sec.name,
-                "index": sec.index,
-                "sides": {
-                    name: {
-                        "anchors": [a.id for a in side.anchors],
-                        "routes": [[r.src, r.dst, r.dynamite, r.kind] for r in side.routes],
-                    }
-                    for name, side in sorted(sec.sides.items())
-                },
-            }
-            for sec in var.sections
-            if sec.id in ids
+            wc.section_doc(sec, route_kinds=True) for sec in var.sections if sec.id in ids
         ],
         "anchors": anchors,
         "bounds": wc._bounds(anchors),
