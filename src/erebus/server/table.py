@@ -82,6 +82,28 @@ def chat_message(entry: ChatEntry) -> dict[str, Any]:
     }
 
 
+#: The JSON of legal actions seen lately, by (class, action): the same few hundred
+#: actions recur in every game (an action is an immutable value, a NamedTuple in
+#: both games), and writing one costs a few µs each push.  Bounded; cleared when full.
+_ACTION_JSON: dict[tuple[type, Any], orjson.Fragment] = {}
+ACTION_JSON_MAX = 50_000
+
+
+def _action_json(action: Any) -> Any:
+    """``action.to_json()`` as already encoded JSON (an ``orjson.Fragment``, which
+    orjson writes as is): the same bytes, memoised by value."""
+    key = (type(action), action)
+    try:
+        hit = _ACTION_JSON.get(key)
+    except TypeError:  # an unhashable action: no memo
+        return action.to_json()
+    if hit is None:
+        if len(_ACTION_JSON) >= ACTION_JSON_MAX:
+            _ACTION_JSON.clear()
+        hit = _ACTION_JSON[key] = orjson.Fragment(orjson.dumps(action.to_json()))
+    return hit
+
+
 def _article(word: str) -> str:
     return "An" if word[:1].lower() in "aeiou" else "A"
 
@@ -139,6 +161,8 @@ class LiveGame:
     # subscriber of a seat and every HTTP read share one encoding.
     _cache: dict[tuple[int | None, int | None], tuple[str, str]] = field(default_factory=dict)
     _cache_key: tuple[Any, ...] = ()
+    # What every seat's payload shares for the current ``_cache_key`` (``_payload``).
+    _shared: dict[str, Any] = field(default_factory=dict)
     # The game's spec (``get_game(record.game)``), set when the game is loaded.
     spec: GameSpec | None = None
 
@@ -192,27 +216,39 @@ class LiveGame:
     def payload(self, seat: int | None, since: int | None = None) -> dict[str, Any]:
         """What a seat (None: a spectator) sees.  ``since``: the version of the last
         payload this client got, whose events it keeps (see :meth:`events_after`)."""
+        return self._payload(seat, since, None)
+
+    def _payload(
+        self, seat: int | None, since: int | None, shared: dict[str, Any] | None
+    ) -> dict[str, Any]:
+        """:meth:`payload`; with ``shared`` (for :meth:`encoded` only): the fields
+        that are the same for every seat come from (and go into) it, once per
+        change, and each legal action is its memoised JSON (:func:`_action_json`)."""
         st = self.state
         spec = self.game
         mine = seat is not None and st.current_player == seat and not st.is_over
         legal = st.legal_actions() if mine else []
         events, events_since = self.events_after(since)
-        opts = self.record.options
+        common: dict[str, Any]
+        if shared is None:
+            common = self._common()
+            legal_json: list[Any] = [a.to_json() for a in legal]
+        else:
+            if "common" not in shared:
+                shared["common"] = self._common()
+            common = shared["common"]
+            legal_json = [_action_json(a) for a in legal]
         return {
             "id": self.id,
             "game": self.record.game,
             "version": self.version,
             "seat": seat,
-            "seeded": bool(opts.get("seeded", False)),
-            "options": {
-                "takeover_grace_s": self.takeover_grace_s,
-                "clock_s": opts.get("clock_s"),
-                "autopilot_level": opts.get("autopilot_level", "medium"),
-            },
-            "game_options": self.game_options,
+            "seeded": common["seeded"],
+            "options": common["options"],
+            "game_options": common["game_options"],
             "web_board": spec.web_board,
             "view": spec.wire_view(st, seat),
-            "legal_actions": [a.to_json() for a in legal],
+            "legal_actions": legal_json,
             "legal_costs": (
                 spec.action_costs(st, legal)
                 if spec.action_costs
@@ -221,6 +257,31 @@ class LiveGame:
                 else [None] * len(legal)
             ),
             "current_player": st.current_player,
+            "is_over": common["is_over"],
+            "scores": common["scores"],
+            "ranking": common["ranking"],
+            "players": common["players"],
+            "events": events,
+            "events_since": events_since,
+            "rematch": self.rematch_id,
+            "score_rounds": common["score_rounds"],
+            "score_sources": common["score_sources"],
+            "can_undo": mine and bool(self.undo_stack),
+            "clock_s": common["clock_s"],
+        }
+
+    def _common(self) -> dict[str, Any]:
+        """The fields of :meth:`payload` that do not depend on the seat."""
+        st = self.state
+        opts = self.record.options
+        return {
+            "seeded": bool(opts.get("seeded", False)),
+            "options": {
+                "takeover_grace_s": self.takeover_grace_s,
+                "clock_s": opts.get("clock_s"),
+                "autopilot_level": opts.get("autopilot_level", "medium"),
+            },
+            "game_options": self.game_options,
             "is_over": st.is_over,
             "scores": st.scores(),
             "ranking": st.ranking() if st.is_over else None,
@@ -237,13 +298,9 @@ class LiveGame:
                 }
                 for s in self.record.seats
             ],
-            "events": events,
-            "events_since": events_since,
-            "rematch": self.rematch_id,
             "score_rounds": list(self.score_rounds),
             "score_sources": self.score_sources(),
-            "can_undo": mine and bool(self.undo_stack),
-            "clock_s": self.record.options.get("clock_s"),
+            "clock_s": opts.get("clock_s"),
         }
 
     def push_key(self) -> tuple[Any, ...]:
@@ -279,10 +336,14 @@ class LiveGame:
         key = (*self.push_key(), self.presence_key())
         if key != self._cache_key:
             self._cache.clear()
+            self._shared = {}
             self._cache_key = key
         out = self._cache.get((seat, since))
         if out is None:
-            body = _dumps(self.payload(seat, since))
+            try:
+                body = orjson.dumps(self._payload(seat, since, self._shared)).decode()
+            except TypeError:  # e.g. an integer beyond 64 bits: the plain payload, slowly
+                body = _dumps(self.payload(seat, since))
             out = (body, '{"type":"state",' + body[1:])
             self._cache[seat, since] = out
         return out

@@ -85,7 +85,14 @@ def why_not_space(st: State, seat: int, sid: str) -> str:
     caller knows no legal ``take`` names it)."""
     if st.pending != "action" or st.current_player != seat:
         return "not_your_turn"
-    avail = st.avail_crew(seat)
+    return _why_not(st, seat, sid, st.avail_crew(seat), proxies_of(st, seat))
+
+
+def _why_not(
+    st: State, seat: int, sid: str, avail: tuple[int, ...], proxies: tuple[str, ...]
+) -> str:
+    """:func:`why_not_space` in the Action phase, for the seat to move, given its
+    free crew and proxies (the board asks for every space: it works them out once)."""
     if sum(avail) == 0:
         return "no_crew"
     b = F * seat
@@ -97,7 +104,7 @@ def why_not_space(st: State, seat: int, sid: str) -> str:
             return "shelter_limit"
         if active_shelter(st, seat):
             return "active_shelter"
-        return _why_not_crew(st, seat, SHELTER_NEED, SHELTER_TOTALS)
+        return _why_not_crew(avail, proxies, SHELTER_NEED, SHELTER_TOTALS)
     if sid == EVENT_SPACE:
         if st.event is None or st.content.events[st.event].kind != "action":
             return "no_event"
@@ -105,7 +112,7 @@ def why_not_space(st: State, seat: int, sid: str) -> str:
             return "event_taken"
         if not st.event_takeable():
             return "no_card"
-        return _why_not_crew(st, seat, (), tuple(st.content.events[st.event].crew))
+        return _why_not_crew(avail, proxies, (), tuple(st.content.events[st.event].crew))
     t = st.tables
     i = t.space_index[sid]
     sp = t.spaces[i]
@@ -177,10 +184,8 @@ def why_not_space(st: State, seat: int, sid: str) -> str:
         ci = t.space_column[i]
         if not any(st.boxes[4 * ci : 4 * ci + 4]):
             return "warehouse_empty"
-    if not kind.startswith("vow") and not crew_options(
-        avail, sp.need, sp.totals, proxies_of(st, seat)
-    ):
-        return _why_not_crew(st, seat, sp.need, sp.totals)
+    if not kind.startswith("vow") and not crew_options(avail, sp.need, sp.totals, proxies):
+        return _why_not_crew(avail, proxies, sp.need, sp.totals)
     if _deposit_due(st, sp, i):
         return "deposit"
     if creature_on(st, seat, sid):
@@ -188,10 +193,10 @@ def why_not_space(st: State, seat: int, sid: str) -> str:
     return "crew"
 
 
-def _why_not_crew(st: State, seat: int, need: tuple[str, ...], totals: tuple[int, ...]) -> str:
+def _why_not_crew(
+    avail: tuple[int, ...], proxies: tuple[str, ...], need: tuple[str, ...], totals: tuple[int, ...]
+) -> str:
     """No free crew composition meets the space: its officer is busy, or too few are free."""
-    avail = st.avail_crew(seat)
-    proxies = proxies_of(st, seat)
     if need and not any(avail[ROLE_INDEX[r]] or r in proxies for r in need):
         return "officer_busy"
     if totals and sum(avail) < min(totals):
@@ -244,6 +249,28 @@ def _static_spaces(t: Tables, n: int, scenario: str | None) -> tuple[dict[str, A
     return out
 
 
+_ROWS: dict[
+    tuple[int, int, str | None], tuple[tuple[dict[str, Any], str, bool, bool, int], ...]
+] = {}
+
+
+def _space_rows(
+    t: Tables, n: int, scenario: str | None
+) -> tuple[tuple[dict[str, Any], str, bool, bool, int], ...]:
+    """Per space: its static fields, id, whether it is a final-round space, whether
+    it is above a warehouse, and its warehouse column (cached as ``_static_spaces``)."""
+    key = (id(t), n, scenario)
+    hit = _ROWS.get(key)
+    if hit is not None and hit[0][0] is _static_spaces(t, n, scenario)[0]:
+        return hit
+    out = tuple(
+        (static, sp.id, bool(sp.final), bool(sp.above_warehouse), t.space_column[i])
+        for i, (static, sp) in enumerate(zip(_static_spaces(t, n, scenario), t.spaces, strict=True))
+    )
+    _ROWS[key] = out
+    return out
+
+
 def action_board(st: State, seat: int | None, legal: list[Action] | None = None) -> dict[str, Any]:
     """The board: every space (with its slots for this player count, how many are
     taken, whether it is open now) and the warehouses; for ``seat`` when it is the
@@ -269,25 +296,35 @@ def action_board(st: State, seat: int | None, legal: list[Action] | None = None)
             {"seat": who, "crew": dict(zip(CREW_KINDS, crew, strict=True))}
         )
     paid = st.col_paid
-    for i, (static, sp) in enumerate(zip(_static_spaces(t, n, st.scenario), t.spaces, strict=True)):
-        ci = t.space_column[i]
-        entry: dict[str, Any] = {
-            **static,
-            "taken": occ[i] if acting else 0,
-            "stands": stands.get(sp.id, []),
-            "open": (final or not sp.final) and not static["blocked"],
-            "deposit_due": bool(
-                acting and survival and sp.above_warehouse and ci >= 0 and not paid[ci]
-            ),
-        }
-        if mine:
-            ok = sp.id in legal_spaces
-            entry["can_take"] = ok
-            entry["why_not"] = None if ok else why_not_space(st, seat, sp.id)  # type: ignore[arg-type]
+    # Whether the seat to move may take a space and why not: its free crew and
+    # proxies are the same for every space, so they are worked out once.
+    why: Any = None
+    if mine:
+        assert seat is not None
+        if st.pending != "action" or st.current_player != seat:
+            why = "not_your_turn"
         else:
-            entry["can_take"] = entry["why_not"] = None
-        spaces.append(entry)
-    extra = []
+            avail, proxies = st.avail_crew(seat), proxies_of(st, seat)
+    for i, (static, sid, sp_final, above, ci) in enumerate(_space_rows(t, n, st.scenario)):
+        can: bool | None = None
+        reason: str | None = None
+        if mine:
+            can = sid in legal_spaces
+            if not can:
+                reason = why or _why_not(st, seat, sid, avail, proxies)  # type: ignore[arg-type]
+        spaces.append(
+            {
+                **static,
+                "taken": occ[i] if acting else 0,
+                "stands": stands.get(sid, []),
+                "open": (final or not sp_final) and not static["blocked"],
+                "deposit_due": bool(acting and survival and above and ci >= 0 and not paid[ci]),
+                "can_take": can,
+                "why_not": reason,
+            }
+        )
+    extra: list[dict[str, Any]] = []
+    entry: dict[str, Any]
     if st.mode("shelters"):
         entry = {
             "id": SHELTER_SPACE,
