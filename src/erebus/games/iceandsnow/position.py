@@ -150,6 +150,13 @@ MODULE_FIELDS: tuple[tuple[str, str, str], ...] = (
     ("walking_on_ice", "guilt", "l"),  # per seat: guilt level
     ("walking_on_ice", "sick", "l"),  # per seat: 1 carries the sick sailor of event 32
     ("walking_on_ice", "customs", "l"),  # per seat: event 36 taken this round (1) / held (2)
+    # Legendary Expeditions (§9.3; the rules in legends.py):
+    ("legendary_expeditions", "explorer", "l"),  # per seat: set letter A-J ("" = none yet)
+    ("legendary_expeditions", "ex_dealt", "ll"),  # per seat: the 2 dealt explorers until chosen
+    ("legendary_expeditions", "ex_box", "l"),  # explorer cards back in the box (hidden)
+    ("legendary_expeditions", "ex_held", "ll"),  # per seat: powers of kept explorer events
+    ("legendary_expeditions", "ex_due", "ll"),  # per seat: such powers taken this round
+    ("legendary_expeditions", "ex_sailor", "s"),  # event 51's set-aside sailors
 )
 _MOD_SCALARS = tuple(k for _, k, kind in MODULE_FIELDS if kind == "s")
 _MOD_LISTS = tuple(k for _, k, kind in MODULE_FIELDS if kind == "l")
@@ -287,6 +294,12 @@ class Position:
     guilt: list[int]
     sick: list[int]
     customs: list[int]
+    explorer: list[str]
+    ex_dealt: list[list[str]]
+    ex_box: list[str]
+    ex_held: list[list[str]]
+    ex_due: list[list[str]]
+    ex_sailor: int
 
     @classmethod
     def _blank(cls, players: int, seed: int, opts: dict[str, Any], content: Content) -> Self:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Self
 
-from erebus.games.iceandsnow import myths
+from erebus.games.iceandsnow import legends, myths
 from erebus.games.iceandsnow.content import Content, default_content
 from erebus.games.iceandsnow.decisions import DecisionRules
 from erebus.games.iceandsnow.flow import FlowRules
@@ -307,7 +307,11 @@ class Serialization(DecisionRules):
             if not isinstance(dd[1], int) or not 0 <= dd[1] < n:
                 return "bad decision seat"
         if self.module("inuit_myths"):
-            return myths.consistency_problem(self)
+            problem = myths.consistency_problem(self)
+            if problem:
+                return problem
+        if self.module(legends.MODULE):
+            return legends.consistency_problem(self)
         return None
 
     def _check_deep(self) -> None:

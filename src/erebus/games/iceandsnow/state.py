@@ -92,14 +92,20 @@ class State(HiddenInfo):
 
     @classmethod
     def _variant(cls, opts: dict[str, Any], content: Content) -> tuple[type[Self], Content]:
-        """Walking on Ice plays as :class:`~.walking.WalkingState` on the module's map."""
+        """Walking on Ice plays as :class:`~.walking.WalkingState` on the module's map;
+        Legendary Expeditions adds its explorer events to the event cards."""
+        klass: type[Self] = cls
         if "walking_on_ice" in opts["modules"]:
             from erebus.games.iceandsnow.walking_data import walking_content
 
             walking = _walking_class()
-            klass = cls if issubclass(cls, walking) else walking
-            return cast("type[Self]", klass), walking_content(content)
-        return cls, content
+            klass = cls if issubclass(cls, walking) else cast("type[Self]", walking)
+            content = walking_content(content)
+        if "legendary_expeditions" in opts["modules"]:
+            from erebus.games.iceandsnow.legends import legends_content
+
+            content = legends_content(content)
+        return klass, content
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, State):
