@@ -24,6 +24,9 @@ pawn: ``crew`` is ``(captain, carpenter, scientist, sailors, inuit)``.
 | drop_upgrade | ``{"type": "drop_upgrade", "tile": 3}`` | abandoning ship with 4 upgrade tiles: the one returned to the box |
 | open_can | ``{"type": "open_can"}`` | after abandoning ship, on your Action-phase turn: food +5, health −1 (no turn used) |
 | release_sailor | ``{"type": "release_sailor"}`` | event 32: let the sick sailor die (−5 PP; no turn used) |
+| choose_upgrade | ``{"type": "choose_upgrade", "tile": 1}`` | Mysterious Epidemic set-up: the free tile on the leftmost upgrade space |
+| fall_ill | ``{"type": "fall_ill", "crew": {...}}`` | Mysterious Epidemic: the 2 crew who fall ill when the card's officer already is |
+| treat | ``{"type": "treat", "card": "T1", "tile": 2, "crew": {...}}`` | Mysterious Epidemic, on your Action-phase turn: a treatment card's requirement (``tile``: the one healing 1 or 2) heals ``crew`` (no turn used) |
 
 After abandoning ship ``voyage`` is ``"walk"`` or ``"march"`` (Forced March), a
 ``discard`` (also ``cargo``: over the sled's cargo) may name ``"cans"``, and Build a
@@ -68,6 +71,9 @@ KINDS = (
     "drop_upgrade",
     "open_can",
     "release_sailor",
+    "choose_upgrade",
+    "fall_ill",
+    "treat",
 )
 #: Voyage types, and Walking on Ice's crossing types after abandoning the ships (§9.1).
 VOYAGES = ("coastal", "open", "walk", "march")
@@ -101,6 +107,9 @@ _FIELDS = {
     "drop_upgrade": ("tile",),
     "open_can": (),
     "release_sailor": (),
+    "choose_upgrade": ("tile",),
+    "fall_ill": ("crew",),
+    "treat": ("card", "tile", "crew"),
 }
 #: Fields that must be present: all of a kind's fields, except ``take``'s optional ones.
 _REQUIRED = {**_FIELDS, "take": ("space", "crew")}

@@ -462,6 +462,55 @@ class SickSailor(Event):
         return f"{_who(self.seat, names)} {what}."
 
 
+# -- Mysterious Epidemic (§9.4) -------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class DiseaseRevealed(Event):
+    """The top disease card is turned (a reveal: nobody knew the deck's order)."""
+
+    card: str
+    officer: str
+    seat: int | None = None
+    template: ClassVar[str] = "Disease card {card}: the {officer} falls ill."
+
+
+@dataclass(frozen=True, slots=True)
+class TreatmentRevealed(Event):
+    """The Inuit teach a treatment: the top treatment card is turned (a reveal)."""
+
+    card: str
+    seat: int | None = None
+    template: ClassVar[str] = "The Inuit teach treatment {card}."
+
+
+@dataclass(frozen=True, slots=True)
+class CrewIll(Event):
+    """Crew go onto a disease card (``ill``) or are healed off it by a treatment."""
+
+    seat: int
+    crew: tuple[int, int, int, int, int]
+    card: str
+    ill: bool
+    template: ClassVar[str] = "{player}: crew {crew} ill {ill} ({card})."
+
+    def text(self, names: list[str] | None = None) -> str:
+        what = "fall ill" if self.ill else "are healed"
+        return f"{_who(self.seat, names)}: {w.crew(self.crew)} {what} ({self.card})."
+
+
+@dataclass(frozen=True, slots=True)
+class InuitSettled(Event):
+    """Inuk pawns wait on these anchor points of a new map section (settlement card)."""
+
+    anchors: tuple[str, ...]
+    seat: int | None = None
+    template: ClassVar[str] = "Inuit settlements: {anchors}."
+
+    def text(self, names: list[str] | None = None) -> str:
+        return "Inuit settle at " + ", ".join(w.anchor(a) for a in self.anchors) + "."
+
+
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.__name__: cls
     for cls in (
@@ -509,5 +558,9 @@ EVENT_TYPES: dict[str, type[Event]] = {
         UpgradeDropped,
         CanOpened,
         SickSailor,
+        DiseaseRevealed,
+        TreatmentRevealed,
+        CrewIll,
+        InuitSettled,
     )
 }

@@ -14,7 +14,7 @@ from erebus.core.game import GameOption
 
 MODES = ("survival", "shelters", "dual_species")
 UPGRADE_SETS = ("base", "all")
-SCENARIOS = ("lost-expedition", "magnetic-north-pole")
+SCENARIOS = ("lost-expedition", "magnetic-north-pole", "mysterious-epidemic", "amundsens-voyage")
 TOWING_PP = ("per_player", "per_fuel")
 HELM_TIE = ("exclude_leader", "include_leader")
 PASSING = ("voluntary", "forced")

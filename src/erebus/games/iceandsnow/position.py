@@ -157,6 +157,19 @@ MODULE_FIELDS: tuple[tuple[str, str, str], ...] = (
     ("legendary_expeditions", "ex_held", "ll"),  # per seat: powers of kept explorer events
     ("legendary_expeditions", "ex_due", "ll"),  # per seat: such powers taken this round
     ("legendary_expeditions", "ex_sailor", "s"),  # event 51's set-aside sailors
+    # Solo scenarios of Myths & Legends (§9.4, §9.5): a row keyed by the scenario's
+    # name is saved when that scenario is played (the rules in epidemic.py, amundsen.py)
+    ("mysterious-epidemic", "ep_settlement", "s"),  # the Inuit settlement card in play
+    ("mysterious-epidemic", "ep_inuit", "l"),  # anchor points with an Inuk pawn
+    ("mysterious-epidemic", "ep_dis_deck", "l"),  # the disease deck, top first (hidden)
+    ("mysterious-epidemic", "ep_dis_disc", "l"),  # its discard pile
+    ("mysterious-epidemic", "ep_ill", "ll"),  # disease cards beside the board: [card, 4 counts]
+    ("mysterious-epidemic", "ep_tr_deck", "l"),  # the treatment deck, top first (hidden)
+    ("mysterious-epidemic", "ep_tr_disc", "l"),  # its discard pile
+    ("mysterious-epidemic", "ep_treat", "l"),  # treatment cards beside the board
+    ("amundsens-voyage", "am_cyl", "l"),  # black cylinders left: [health, morale right, left]
+    ("amundsens-voyage", "am_haven", "s"),  # round #55 was revealed in (0: not yet)
+    ("amundsens-voyage", "am_founded", "s"),  # Gjøa Haven is founded
 )
 _MOD_SCALARS = tuple(k for _, k, kind in MODULE_FIELDS if kind == "s")
 _MOD_LISTS = tuple(k for _, k, kind in MODULE_FIELDS if kind == "l")
@@ -300,6 +313,17 @@ class Position:
     ex_held: list[list[str]]
     ex_due: list[list[str]]
     ex_sailor: int
+    ep_settlement: str | None
+    ep_inuit: list[str]
+    ep_dis_deck: list[str]
+    ep_dis_disc: list[str]
+    ep_ill: list[list[Any]]
+    ep_tr_deck: list[str]
+    ep_tr_disc: list[str]
+    ep_treat: list[str]
+    am_cyl: list[int]
+    am_haven: int
+    am_founded: bool
 
     @classmethod
     def _blank(cls, players: int, seed: int, opts: dict[str, Any], content: Content) -> Self:

@@ -38,6 +38,7 @@ FORMAT = 1
 DECISION_KINDS = (
     *("discard", "infirmary", "eat", "compass", "mast", "boiler"),
     *("abandon", "cargo", "drop_upgrade", "cans"),
+    *("choose_upgrade", "fall_ill"),  # Mysterious Epidemic
 )
 #: Every step name a saved state may hold.
 _STEPS = {name[len("_step_") :] for name in dir(FlowRules) if name.startswith("_step_")} | {
@@ -127,7 +128,7 @@ class Serialization(DecisionRules):
         extra = [m for m in mods if m not in _LEGACY_MODS]
         if extra:  # modifiers format 1 has no flag for (new cards)
             out["round_mods"] = extra
-        modules = self.options["modules"]
+        modules = (*self.options["modules"], self.scenario)  # a scenario's rows too
         for module, key, kind in MODULE_FIELDS:
             if module in modules:
                 v = getattr(self, key)
@@ -197,7 +198,7 @@ class Serialization(DecisionRules):
 
     def _load_module_fields(self, d: dict[str, Any]) -> None:
         """The fields of the modules in play (:data:`MODULE_FIELDS`), type-checked."""
-        modules = self.options["modules"]
+        modules = (*self.options["modules"], self.scenario)  # a scenario's rows too
         for module, key, kind in MODULE_FIELDS:
             if module not in modules:
                 continue

@@ -130,7 +130,7 @@ class SetupRules(EventCardRules):
             self._shuffle(self.search)
             self.le_progress = int(scen.get("progress", {}).get("start", 0))
             self._begin(ev)
-        else:  # magnetic north pole
+        elif self.scenario == "magnetic-north-pole":
             deck: list[str] = []
             for d, k in scen.get("compass", {}).items():
                 deck += [d] * int(k)
@@ -144,6 +144,8 @@ class SetupRules(EventCardRules):
             self.leader = 0
             self.current = 0
             self.step = "mnp_section"
+        else:  # the Myths & Legends scenarios: their state classes add the rest
+            self._begin(ev)
 
     def _build_event_decks(self) -> None:
         c = self.content

@@ -34,6 +34,8 @@ HIDDEN_EVENTS = (
     ev.CompassDrawn,
     ev.EventCardsSeen,
     ev.CreatureRevealed,  # Inuit Myths: the top creature card
+    ev.DiseaseRevealed,  # Mysterious Epidemic: the top disease card
+    ev.TreatmentRevealed,  # Mysterious Epidemic: the top treatment card
 )
 
 

@@ -105,6 +105,9 @@ class State(HiddenInfo):
             from erebus.games.iceandsnow.legends import legends_content
 
             content = legends_content(content)
+        scenario = _scenario_class(opts["scenario"])  # Myths & Legends' solo scenarios
+        if scenario is not None and not issubclass(klass, scenario):
+            klass = cast("type[Self]", scenario)
         return klass, content
 
     def __eq__(self, other: object) -> bool:
@@ -119,6 +122,19 @@ class State(HiddenInfo):
             f"<iceandsnow.State players={self.n} round={self.round} phase={self.pending} "
             f"current={self.current_player} scores={self.scores()}>"
         )
+
+
+def _scenario_class(scenario: str | None) -> type[State] | None:
+    """The state class of a scenario with rules of its own (§9.4, §9.5), or ``None``."""
+    if scenario == "mysterious-epidemic":
+        from erebus.games.iceandsnow.epidemic import EpidemicState
+
+        return EpidemicState
+    if scenario == "amundsens-voyage":
+        from erebus.games.iceandsnow.amundsen import AmundsenState
+
+        return AmundsenState
+    return None
 
 
 def _walking_class() -> type[State]:

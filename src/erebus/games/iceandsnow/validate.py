@@ -46,6 +46,7 @@ from erebus.games.iceandsnow.model import (
     Content,
     Route,
 )
+from erebus.games.iceandsnow import scenario_data
 from erebus.games.iceandsnow.options import MODULES
 from erebus.games.iceandsnow.walking_data import walking_problems
 
@@ -887,7 +888,7 @@ def _check_cartography(c: Content, out: list[str]) -> None:
 
 def _check_scenarios(c: Content, out: list[str]) -> None:
     sc = c.scenarios
-    for name in ("lost-expedition", "magnetic-north-pole"):
+    for name in ("lost-expedition", "magnetic-north-pole", "mysterious-epidemic"):
         s = sc.get(name)
         if not isinstance(s, dict):
             out.append(f"scenarios: scenario {name!r} is missing")
@@ -934,6 +935,7 @@ def _check_scenarios(c: Content, out: list[str]) -> None:
         for sid in mnp.get("replaced_spaces", {}):
             if sid not in c.spaces:
                 out.append(f"scenarios: magnetic-north-pole replaces unknown space {sid!r}")
+    scenario_data.check(c, out)  # Mysterious Epidemic, Amundsen's Voyage (§9.4, §9.5)
 
 
 # rules ---------------------------------------------------------------------------
