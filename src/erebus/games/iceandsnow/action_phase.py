@@ -17,7 +17,7 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from erebus.core.events import Event
-from erebus.games.iceandsnow import myths, walking_rules
+from erebus.games.iceandsnow import legends_explorers, myths, walking_rules
 from erebus.games.iceandsnow.actions import Action, Crew, Take, compositions
 from erebus.games.iceandsnow.content import RESOURCES, Space
 from erebus.games.iceandsnow.events import (
@@ -69,7 +69,7 @@ ROLE_INDEX = {
 }
 #: Upgrade tile -> the officer one placed crew member may play once per round (§8.3).
 PROXY_UPGRADES = {WORKSHOP: "carpenter", LABORATORY: "scientist", BRIDGE: "captain"}
-PROXY_BIT = {"captain": 1, "carpenter": 2, "scientist": 4}
+PROXY_BIT = {"captain": 1, "carpenter": 2, "scientist": 4, "inuit": legends_explorers.INUK_BIT}
 #: Crew of Build Shelter (§6.2): 1 Inuk + 1 crew.
 SHELTER_NEED = ("inuit",)
 SHELTER_TOTALS = (2,)
@@ -130,11 +130,19 @@ def take_vectors(box: Take, k: int) -> tuple[Take, ...]:
 
 def proxies_of(st: State, seat: int) -> tuple[str, ...]:
     used = st.pv[F * seat + PROXY]
-    return tuple(
+    out = tuple(
         role
         for num, role in sorted(PROXY_UPGRADES.items())
         if num in st.upgrades[seat] and not used & PROXY_BIT[role]
     )
+    if st.explorer and legends_explorers.apprentice(st, seat):  # Ross: a crew member as an Inuk
+        out += (legends_explorers.INUK_PROXY,)
+    return out
+
+
+def _inuk(proxies: tuple[str, ...]) -> tuple[str, ...]:
+    """The proxies of a requirement that names only an Inuk (Build Shelter, event 17)."""
+    return ("inuit",) if "inuit" in proxies else ()
 
 
 def column_index(st: State, column: str) -> int:
@@ -317,7 +325,7 @@ def take_actions(st: State, seat: int) -> list[Action]:
             suffixes = _plain_suffixes(deposits(_NO_PAY, (0, 0, 0, 1))) if due else _PLAIN
         elif kind == "visit_inuit":
             if pv[b + INTERPRETER]:
-                extra = crew_options(avail, ("inuit",), INTERPRETER_TOTALS, ())
+                extra = crew_options(avail, ("inuit",), INTERPRETER_TOTALS, _inuk(proxies))
                 opts = _merged(opts, extra)
                 okey = (*okey, INTERPRETER)
             suffixes = plain_sfx
@@ -367,10 +375,17 @@ def take_actions(st: State, seat: int) -> list[Action]:
             cards = [cid for cid in st.sp_rev if boat or not species[cid].fishing_boat]
             if boat:
                 cards += [cid for cid in st.hu_rev if cid in content.dual]
+            top = legends_explorers.looked_card(st, seat, "species") if st.explorer else None
+            if top is not None and (boat or not species[top].fishing_boat):
+                cards.append(top)  # Kellett's look at the species deck
             suffixes = tuple((cid, None, None, None, None, d) for cid in cards for d in plain)
         elif kind == "hunt":
             hunting = tables.hunting_all
-            for cid in st.hu_rev:
+            row = st.hu_rev
+            top = legends_explorers.looked_card(st, seat, "hunting") if st.explorer else None
+            if top is not None:
+                row = [*row, top]  # Kellett's look at the hunting deck
+            for cid in row:
                 h = hunting[cid]
                 if (h.whale or cid in content.dual) and not boat:
                     continue
@@ -434,8 +449,8 @@ def take_actions(st: State, seat: int) -> list[Action]:
     ):
         out += _block(
             SHELTER_SPACE,
-            crew_options(avail, SHELTER_NEED, SHELTER_TOTALS, ()),
-            (avail, SHELTER_NEED, SHELTER_TOTALS, ()),
+            crew_options(avail, SHELTER_NEED, SHELTER_TOTALS, _inuk(proxies)),
+            (avail, SHELTER_NEED, SHELTER_TOTALS, _inuk(proxies)),
             _PLAIN,
         )
     if st.event is not None and st.event_takeable(seat):
@@ -634,12 +649,18 @@ def apply_take(st: State, seat: int, a: Action, ev: list[Event]) -> None:
             ev.append(CardTaken(seat, a.card, "dual species"))
             st._score(seat, int(r["dual_discover_pp"]), "dual species discovered", ev)
         else:
-            st.sp_rev.remove(a.card)
+            if st.explorer:  # Kellett may take the top card he looked at
+                legends_explorers.take_card(st, seat, "species", a.card)
+            else:
+                st.sp_rev.remove(a.card)
             acquire_species(st, seat, a.card, ev)
     elif kind == "hunt":
         assert a.card is not None
         h = st.tables.hunting_all[a.card]
-        st.hu_rev.remove(a.card)
+        if st.explorer:  # Kellett may take the top card he looked at
+            legends_explorers.take_card(st, seat, "hunting", a.card)
+        else:
+            st.hu_rev.remove(a.card)
         st.hu_disc.append(a.card)
         ev.append(CardTaken(seat, a.card, "hunting"))
         st._gain(seat, "food", h.food, "hunt", ev)

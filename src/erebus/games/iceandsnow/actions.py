@@ -24,6 +24,9 @@ pawn: ``crew`` is ``(captain, carpenter, scientist, sailors, inuit)``.
 | drop_upgrade | ``{"type": "drop_upgrade", "tile": 3}`` | abandoning ship with 4 upgrade tiles: the one returned to the box |
 | open_can | ``{"type": "open_can"}`` | after abandoning ship, on your Action-phase turn: food +5, health −1 (no turn used) |
 | release_sailor | ``{"type": "release_sailor"}`` | event 32: let the sick sailor die (−5 PP; no turn used) |
+| track | ``{"type": "track", "space": "hunt"}`` | Kellett (Legendary Expeditions D), on his Action-phase turn: look at the top card of that space's deck, then take the space (no turn used by the look) |
+| chart | ``{"type": "chart", "to": "Devon"}`` | Collinson (G), at his own decisions: fuel −1 to map that region (no turn used) |
+| despot | ``{"type": "despot", "use": true}`` | Belcher (H), after the leader's destination: force another route (or not) |
 | choose_upgrade | ``{"type": "choose_upgrade", "tile": 1}`` | Mysterious Epidemic set-up: the free tile on the leftmost upgrade space |
 | fall_ill | ``{"type": "fall_ill", "crew": {...}}`` | Mysterious Epidemic: the 2 crew who fall ill when the card's officer already is |
 | treat | ``{"type": "treat", "card": "T1", "tile": 2, "crew": {...}}`` | Mysterious Epidemic, on your Action-phase turn: a treatment card's requirement (``tile``: the one healing 1 or 2) heals ``crew`` (no turn used) |
@@ -71,6 +74,9 @@ KINDS = (
     "drop_upgrade",
     "open_can",
     "release_sailor",
+    "track",
+    "chart",
+    "despot",
     "choose_upgrade",
     "fall_ill",
     "treat",
@@ -80,6 +86,9 @@ VOYAGES = ("coastal", "open", "walk", "march")
 #: What a ``discard`` may name: the resources, and food cans after abandoning ship.
 DISCARDABLE = (*RESOURCES, "cans")
 SIDES = ("A", "B")
+#: The roles a ``take``'s ``proxy`` may name: an officer (upgrades 1, 4, 5) or, for
+#: Ross (Legendary Expeditions C), an Inuk.
+PROXY_ROLES = (*ROLES, "inuit")
 #: Collect may also return dogs put in a warehouse.
 TAKEABLE = RESOURCES
 
@@ -107,6 +116,9 @@ _FIELDS = {
     "drop_upgrade": ("tile",),
     "open_can": (),
     "release_sailor": (),
+    "track": ("space",),
+    "chart": ("to",),
+    "despot": ("use",),
     "choose_upgrade": ("tile",),
     "fall_ill": ("crew",),
     "treat": ("card", "tile", "crew"),
@@ -214,7 +226,7 @@ class Action(NamedTuple):
             elif name == "deposit":
                 kw[name] = get_str(d, name, f"action {kind!r}", RESOURCES)
             elif name == "proxy":
-                kw[name] = get_str(d, name, f"action {kind!r}", ROLES)
+                kw[name] = get_str(d, name, f"action {kind!r}", PROXY_ROLES)
             elif name == "crew":
                 kw[name] = crew_from_json(v)
             elif name == "take":

@@ -511,6 +511,32 @@ class InuitSettled(Event):
         return "Inuit settle at " + ", ".join(w.anchor(a) for a in self.anchors) + "."
 
 
+@dataclass(frozen=True, slots=True)
+class TopCardLooked(Event):
+    """Kellett (Legendary Expeditions, set D) looks at the top card of the species or
+    hunting deck: he alone learns it, so this is a reveal although it names no card."""
+
+    seat: int
+    deck: str
+    template: ClassVar[str] = "{player} looks at the top card of the {deck} deck."
+
+
+@dataclass(frozen=True, slots=True)
+class RouteForced(Event):
+    """Belcher (Legendary Expeditions, set H) forces the leader to choose a route other
+    than the one to ``to``; he will choose this round's voyage type."""
+
+    seat: int
+    to: str
+    template: ClassVar[str] = "{player} forces the leader to choose a route other than to {to}."
+
+    def text(self, names: list[str] | None = None) -> str:
+        return (
+            f"{_who(self.seat, names)} forces the leader to choose a route other than "
+            f"to {w.anchor(self.to)}."
+        )
+
+
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.__name__: cls
     for cls in (
@@ -558,6 +584,8 @@ EVENT_TYPES: dict[str, type[Event]] = {
         UpgradeDropped,
         CanOpened,
         SickSailor,
+        TopCardLooked,
+        RouteForced,
         DiseaseRevealed,
         TreatmentRevealed,
         CrewIll,

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from erebus.core.events import Event
-from erebus.games.iceandsnow import myths, scoring
+from erebus.games.iceandsnow import legends, legends_explorers, myths, scoring
 from erebus.games.iceandsnow.actions import Action
 from erebus.games.iceandsnow.content import RESOURCES
 from erebus.games.iceandsnow.events import (
@@ -255,11 +255,13 @@ class FlowRules(SetupRules):
             self._voyage_chosen("open", ev)
             return
         self.phase = "voyage"
-        self.current = self.leader
+        # Belcher chooses after forcing the route (Legendary Expeditions H)
+        self.current = legends_explorers.voyage_chooser(self) if self.explorer else self.leader
 
     def _voyage_chosen(self, voyage: str, ev: list[Event]) -> None:
         self.voyage = voyage
-        ev.append(VoyageChosen(self.leader, voyage))
+        chooser = legends_explorers.voyage_chosen(self) if self.explorer else self.leader
+        ev.append(VoyageChosen(chooser, voyage))
         self.phase = "flow"
         self.step = "fuel"
         if not self.final_voyage and self.has_upgrade(self.leader, MAST):
@@ -340,7 +342,7 @@ class FlowRules(SetupRules):
             self.mapped.append(region)
             self.carto_tokens -= 1
             ev.append(RegionMapped(leader, region))
-            self._score(leader, int(self.rules["mapping_pp"]), "mapping", ev)
+            self._score(leader, legends.mapping_pp(self, leader), "mapping", ev)  # Collinson: 3
             if self.over:
                 return
         if self.magnetised and self.voyage == "open" and region not in self.mapped:
@@ -535,4 +537,6 @@ class FlowRules(SetupRules):
             return [Action("mast", card=d[2]), Action("mast", card=d[3])]
         if kind == "boiler":
             return [_BOILER_YES, _BOILER_NO]
+        if kind == "despot":  # Legendary Expeditions H: Belcher forces another route
+            return list(legends_explorers.DESPOT_ANSWERS)
         raise AssertionError(kind)  # pragma: no cover

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any, Self
 
 from erebus.core.rng import Rng
+from erebus.games.iceandsnow import legends_explorers
 from erebus.games.iceandsnow.content import Content, default_content
 from erebus.games.iceandsnow.serialization import FORMAT, Serialization
 
@@ -104,6 +105,8 @@ class HiddenInfo(Serialization):
         ]
         if seat != self.leader:
             d["event_pending"] = None  # the Mast's chosen card is still face down
+        if "ex_peek" in d:  # Kellett's look at a deck's top card: his alone
+            d["ex_peek"] = legends_explorers.view_peeks(self, seat)
         d["seat"] = seat
         return d
 
@@ -188,6 +191,8 @@ class HiddenInfo(Serialization):
             if dd[0] == "mast" and dd[2] is None:  # another seat's look at the top two
                 deck = self.ev_open if self.voyage == "open" else self.ev_coastal
                 dd[2], dd[3] = str(deck[0]), str(deck[1])
+        if self.explorer:  # Kellett's known top cards stay on top
+            legends_explorers.deal_peeks(self, seat)
         if self.scenario is None:
             self._deal_setup_cards(seat)
 
@@ -250,5 +255,7 @@ class HiddenInfo(Serialization):
             self.event_pending = None  # the Mast's chosen card is still face down
         self.hu_box = self._known_box()
         self.ev_box = []
+        if self.explorer:  # another seat's look at a top card is unknown
+            self.ex_peek = legends_explorers.view_peeks(self, seat)
         self._deal_hidden(pools, seat)
         self._legal = None

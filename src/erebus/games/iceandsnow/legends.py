@@ -140,6 +140,9 @@ def setup(st: State) -> None:
     st.ex_held = [[] for _ in range(n)]
     st.ex_due = [[] for _ in range(n)]
     st.ex_sailor = 0
+    from erebus.games.iceandsnow import legends_explorers
+
+    legends_explorers.setup(st)
     chosen = st.options["explorers"]
     if chosen != "random":
         for seat, k in enumerate(chosen):
@@ -319,4 +322,6 @@ def consistency_problem(st: State) -> str | None:
             return "an unknown explorer-event power"
     if type(st.ex_sailor) is not int or st.ex_sailor < 0:
         return "the set-aside sailors must be a whole number"
-    return None
+    from erebus.games.iceandsnow import legends_explorers
+
+    return legends_explorers.consistency_problem(st)

@@ -157,6 +157,10 @@ MODULE_FIELDS: tuple[tuple[str, str, str], ...] = (
     ("legendary_expeditions", "ex_held", "ll"),  # per seat: powers of kept explorer events
     ("legendary_expeditions", "ex_due", "ll"),  # per seat: such powers taken this round
     ("legendary_expeditions", "ex_sailor", "s"),  # event 51's set-aside sailors
+    ("legendary_expeditions", "ex_despot", "l"),  # per seat: Belcher's forced routes so far
+    ("legendary_expeditions", "ex_peek", "ll"),  # per seat: Kellett's look [deck, card, space]
+    ("legendary_expeditions", "ex_forbid", "s"),  # the route Belcher forbade (None)
+    ("legendary_expeditions", "ex_voyager", "s"),  # Belcher chooses this voyage type (None)
     # Solo scenarios of Myths & Legends (§9.4, §9.5): a row keyed by the scenario's
     # name is saved when that scenario is played (the rules in epidemic.py, amundsen.py)
     ("mysterious-epidemic", "ep_settlement", "s"),  # the Inuit settlement card in play
@@ -313,6 +317,10 @@ class Position:
     ex_held: list[list[str]]
     ex_due: list[list[str]]
     ex_sailor: int
+    ex_despot: list[int]
+    ex_peek: list[list[Any]]
+    ex_forbid: str | None
+    ex_voyager: int | None
     ep_settlement: str | None
     ep_inuit: list[str]
     ep_dis_deck: list[str]
@@ -660,5 +668,6 @@ class Position:
             "compass": "choose the new anchor point or decline",
             "mast": "choose the event card to reveal",
             "boiler": "decide whether to use the boiler",
+            "despot": "decide whether to force the leader onto another route",
             "over": "nothing: the game is over",
         }.get(k, k)

@@ -38,6 +38,7 @@ FORMAT = 1
 DECISION_KINDS = (
     *("discard", "infirmary", "eat", "compass", "mast", "boiler"),
     *("abandon", "cargo", "drop_upgrade", "cans"),
+    "despot",  # Legendary Expeditions: Belcher forces another route (or not)
     *("choose_upgrade", "fall_ill"),  # Mysterious Epidemic
 )
 #: Every step name a saved state may hold.
