@@ -17,7 +17,7 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from erebus.core.events import Event
-from erebus.games.iceandsnow import legends_explorers, myths, walking_rules
+from erebus.games.iceandsnow import legends, legends_explorers, myths, walking_rules
 from erebus.games.iceandsnow.actions import Action, Crew, Take, compositions
 from erebus.games.iceandsnow.content import RESOURCES, Space
 from erebus.games.iceandsnow.events import (
@@ -172,7 +172,7 @@ def explore_pp(st: State, seat: int) -> int:
     """min(sled value, dog value) (§4.6.1), the sled as :func:`sled_for_explore` counts it."""
     tr = st.content.tracks
     sled = max(0, min(sled_for_explore(st, seat), len(tr["sled"]["explore_pp"]) - 1))
-    dogs = min(st.p(seat, DOGS), len(tr["dogs"]["explore_pp"]) - 1)
+    dogs = min(legends.explore_dogs(st, seat), len(tr["dogs"]["explore_pp"]) - 1)
     return min(int(tr["sled"]["explore_pp"][sled]), int(tr["dogs"]["explore_pp"][dogs]))
 
 
@@ -214,7 +214,9 @@ def _block(
     if hit is not None:
         return hit
     block: tuple[Action, ...] = tuple(
-        _new(Action, ("take", c, sid, None, None, None, None, r, crew, t, f, v, proxy, d, None))
+        _new(
+            Action, ("take", c, sid, None, None, None, None, r, crew, t, f, v, proxy, d, None, None)
+        )
         for crew, proxy in opts
         for c, r, t, f, v, d in suffixes
     )
@@ -242,7 +244,10 @@ def _collect_block(
     block = tuple(
         _new(
             Action,
-            ("take", None, sid, None, None, None, None, None, crew, None, None, v, proxy, d, None),
+            (
+                *("take", None, sid, None, None, None, None, None, crew, None, None, v, proxy, d),
+                *(None, None),
+            ),
         )
         for crew, proxy in opts
         for v in take_vectors(box, sum(crew) - uncounted)
@@ -390,15 +395,25 @@ def take_actions(st: State, seat: int) -> list[Action]:
                 if (h.whale or cid in content.dual) and not boat:
                     continue
                 prey = h.prey
-                if res[2] < prey:
+                less = legends.rifles_less(st, seat) if st.explorer else 0
+                if res[2] < prey - less:
                     continue
-                deps = deposits(_NO_PAY, (0, 0, prey, 0)) if due else plain
-                out += _block(
-                    sid,
-                    crew_options(avail, need, (prey,), proxies),
-                    (avail, need, (prey,), proxies),
-                    tuple((cid, None, None, None, None, d) for d in deps),
-                )
+                block: tuple[Action, ...] = ()
+                if res[2] >= prey:
+                    deps = deposits(_NO_PAY, (0, 0, prey, 0)) if due else plain
+                    block = _block(
+                        sid,
+                        crew_options(avail, need, (prey,), proxies),
+                        (avail, need, (prey,), proxies),
+                        tuple((cid, None, None, None, None, d) for d in deps),
+                    )
+                    out += block
+                if less:  # event 47: with at least 1 Inuk, 1 rifle less
+                    rifles = prey - less
+                    deps = deposits(_NO_PAY, (0, 0, rifles, 0)) if due else plain
+                    out += legends.hunt_with_inuk(
+                        crew_options(avail, need, (prey,), proxies), sid, cid, deps, block
+                    )
             continue
         elif kind == "tin_refining":  # Walking on Ice's tile over Experiment
             if pv[b + CANS] < sp.cans:
@@ -461,6 +476,8 @@ def take_actions(st: State, seat: int) -> list[Action]:
             (avail, (), totals, ()),
             _PLAIN,
         )
+    if st.explorer:  # Legendary Expeditions: George Back's choice of upgrade space
+        out = legends.expand_upgrades(st, seat, out)
     if st.cr_active:
         out += myths.creature_takes(st, seat, avail)
         out = myths.filter_takes(st, seat, out)
@@ -603,7 +620,8 @@ def apply_take(st: State, seat: int, a: Action, ev: list[Event]) -> None:
         if a.food:
             st._gain(seat, "food", -a.food, "cabin", ev)
         if lowered:
-            st._score(seat, lowered // int(r["cabin_food_per_pp"]), "cabin food", ev)
+            pp = legends.cabin_pp(st, seat, lowered, int(r["cabin_food_per_pp"]))
+            st._score(seat, pp, "cabin food", ev)
         st.mnp_cabin = max(st.mnp_cabin, a.food)
         if st.scenario == "lost-expedition" and not st.le_found:
             obj = st.scen().get("objective", {})
@@ -622,6 +640,8 @@ def apply_take(st: State, seat: int, a: Action, ev: list[Event]) -> None:
         st.upgrades[seat].append(a.tile)
         st.upg_left[a.tile] -= 1
         slot = len(st.upgrades[seat]) - 1
+        if st.explorer:  # Legendary Expeditions: George Back picks the space
+            slot = legends.upgrade_slot(st, seat, a.slot)
         ev.append(UpgradeBuilt(seat, a.tile, slot + 1))
         bonuses = st.upgrade_space_bonuses()
         if slot < len(bonuses):
@@ -630,6 +650,8 @@ def apply_take(st: State, seat: int, a: Action, ev: list[Event]) -> None:
         pp = st.tables.upgrade_pp.get(a.tile, 0)
         if pp:
             st._score(seat, pp, st.content.upgrades[a.tile].name, ev)
+        if st.explorer:  # Legendary Expeditions: the ship card's rewards
+            legends.ship_reward(st, seat, ev)
     elif kind == "recycle_wood":
         st._lower(seat, "fuel", sp.fuel, "recycle", ev, effect=False)
         st._gain(seat, "wood", total, "recycle", ev)

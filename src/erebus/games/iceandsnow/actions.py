@@ -24,6 +24,8 @@ pawn: ``crew`` is ``(captain, carpenter, scientist, sailors, inuit)``.
 | drop_upgrade | ``{"type": "drop_upgrade", "tile": 3}`` | abandoning ship with 4 upgrade tiles: the one returned to the box |
 | open_can | ``{"type": "open_can"}`` | after abandoning ship, on your Action-phase turn: food +5, health −1 (no turn used) |
 | release_sailor | ``{"type": "release_sailor"}`` | event 32: let the sick sailor die (−5 PP; no turn used) |
+| choose_explorer | ``{"type": "choose_explorer", "card": "A"}`` | Legendary Expeditions set-up: keep one of the two dealt explorers (set letter) |
+| benevolent | ``{"type": "benevolent", "use": true}`` | Robert McClure at Boarding: food −3 for morale +1 (again), or stop |
 | track | ``{"type": "track", "space": "hunt"}`` | Kellett (Legendary Expeditions D), on his Action-phase turn: look at the top card of that space's deck, then take the space (no turn used by the look) |
 | chart | ``{"type": "chart", "to": "Devon"}`` | Collinson (G), at his own decisions: fuel −1 to map that region (no turn used) |
 | despot | ``{"type": "despot", "use": true}`` | Belcher (H), after the leader's destination: force another route (or not) |
@@ -34,6 +36,8 @@ pawn: ``crew`` is ``(captain, carpenter, scientist, sailors, inuit)``.
 After abandoning ship ``voyage`` is ``"walk"`` or ``"march"`` (Forced March), a
 ``discard`` (also ``cargo``: over the sled's cargo) may name ``"cans"``, and Build a
 Cabin's ``take`` may carry ``cans`` (food cans counted as 5 food lowered each).
+With Legendary Expeditions George Back's Upgrade the Ship may carry ``slot`` (the
+1-based upgrade space he puts the tile on; absent: the leftmost empty one).
 
 ``take`` fields: ``space`` (a board space id, ``"build_shelter"``, or
 ``"event"`` for the current action event card), ``crew`` (the pawns placed:
@@ -74,6 +78,8 @@ KINDS = (
     "drop_upgrade",
     "open_can",
     "release_sailor",
+    "choose_explorer",
+    "benevolent",
     "track",
     "chart",
     "despot",
@@ -109,13 +115,15 @@ _FIELDS = {
     "compass": ("to",),
     "take": (
         *("space", "crew", "card", "tile", "food", "resource", "take", "proxy", "deposit"),
-        "cans",
+        *("cans", "slot"),
     ),
     "pass": (),
     "abandon": ("use",),
     "drop_upgrade": ("tile",),
     "open_can": (),
     "release_sailor": (),
+    "choose_explorer": ("card",),
+    "benevolent": ("use",),
     "track": ("space",),
     "chart": ("to",),
     "despot": ("use",),
@@ -172,6 +180,7 @@ class Action(NamedTuple):
     proxy: str | None = None
     deposit: str | None = None
     cans: int | None = None
+    slot: int | None = None
 
     # -- wire format -----------------------------------------------------------
 
@@ -231,7 +240,7 @@ class Action(NamedTuple):
                 kw[name] = crew_from_json(v)
             elif name == "take":
                 kw[name] = take_from_json(v)
-            elif name in ("tile", "food", "cans"):
+            elif name in ("tile", "food", "cans", "slot"):
                 kw[name] = _count(v, what)
         return Action(kind, **kw)
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from erebus.core.errors import IllegalAction
 from erebus.core.events import Event
-from erebus.games.iceandsnow import action_phase, legends_explorers
+from erebus.games.iceandsnow import action_phase, legends, legends_explorers
 from erebus.games.iceandsnow.actions import Action
 from erebus.games.iceandsnow.events import (
     CartographyChosen,
@@ -160,6 +160,8 @@ class DecisionRules(FlowRules):
             self.event_pending = num
         elif kind == "boiler":
             self.pv[F * seat + BOILER] = int(bool(a.use))
+        elif kind in legends.DECISIONS:  # the explorer choice, McClure's trade
+            legends.resolve(self, d, a, ev)
         elif kind == "despot":
             legends_explorers.resolve_despot(self, seat, str(d[2]), bool(a.use), ev)
 

@@ -537,6 +537,29 @@ class RouteForced(Event):
         )
 
 
+@dataclass(frozen=True, slots=True)
+class ExplorerChosen(Event):
+    """A seat keeps explorer ``set`` of its two dealt cards (Legendary Expeditions): its
+    explorer, ship and explorer event come into play; the other card goes to the box."""
+
+    seat: int
+    set: str
+    explorer: str
+    template: ClassVar[str] = "{player} leads the expedition of {explorer}."
+
+    def text(self, names: list[str] | None = None) -> str:
+        return f"{_who(self.seat, names)} leads the expedition of {self.explorer}."
+
+
+@dataclass(frozen=True, slots=True)
+class SailorGained(Event):
+    """A seat gains a sailor pawn (event 51: the one set aside, into its infirmary)."""
+
+    seat: int
+    reason: str
+    template: ClassVar[str] = "{player} gains a sailor ({reason})."
+
+
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.__name__: cls
     for cls in (
@@ -586,6 +609,8 @@ EVENT_TYPES: dict[str, type[Event]] = {
         SickSailor,
         TopCardLooked,
         RouteForced,
+        ExplorerChosen,
+        SailorGained,
         DiseaseRevealed,
         TreatmentRevealed,
         CrewIll,

@@ -28,10 +28,16 @@ from typing import TYPE_CHECKING, Any
 
 from erebus.core.events import Event
 from erebus.games.iceandsnow import legends_data
+from erebus.games.iceandsnow.actions import Action, Crew
 from erebus.games.iceandsnow.content import Content, EventCard
 from erebus.games.iceandsnow.effects import Op, parse_effect
-from erebus.games.iceandsnow.events import CrewToInfirmary, RegionMapped
-from erebus.games.iceandsnow.layout import INF, RES, SAILORS, F
+from erebus.games.iceandsnow.events import (
+    CrewToInfirmary,
+    ExplorerChosen,
+    RegionMapped,
+    SailorGained,
+)
+from erebus.games.iceandsnow.layout import DOGS, FOOD, INF, RES, SAILORS, F
 
 if TYPE_CHECKING:
     from erebus.games.iceandsnow.events_cards import EventCardRules as State
@@ -143,8 +149,10 @@ def setup(st: State) -> None:
     from erebus.games.iceandsnow import legends_explorers
 
     legends_explorers.setup(st)
+    st.ex_spaces = [0] * n
     chosen = st.options["explorers"]
     if chosen != "random":
+        st.ex_box = sorted(sets())  # every set not in play stays in the box
         for seat, k in enumerate(chosen):
             assign(st, seat, str(k))
         return
@@ -153,9 +161,8 @@ def setup(st: State) -> None:
     for seat in range(n):
         st.ex_dealt[seat] = sorted(pool.pop() for _ in range(2))
     st.ex_box = sorted(pool)
-    # SKELETON: until the set-up decision lands, each seat keeps its first dealt card
-    for seat in range(n):
-        choose(st, seat, st.ex_dealt[seat][0])
+    for seat in range(n):  # a set-up decision per seat, in seat order
+        st.decisions.append(["explorer", seat])
 
 
 def choose(st: State, seat: int, k: str) -> None:
@@ -189,6 +196,172 @@ def assign(st: State, seat: int, k: str, event: bool = True) -> None:
     if deck:
         st.ev_box.append(deck.pop(st._rand(len(deck))))
     deck.insert(st._rand(len(deck) + 1), num)
+
+
+# -- passive abilities (A, B, E, I; the ship cards; event 47's power) -------------------
+
+
+def fuel_bands(st: State, seat: int, default: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The fuel bands checked after ``seat`` lowers fuel in a Voyage step (Franklin's
+    own bands, else the track's)."""
+    if has(st, seat, "long_voyage"):
+        bands: list[dict[str, Any]] = params(st, seat)["bands"]
+        return bands
+    return default
+
+
+def maintenance_over_sled(st: State, seat: int) -> int:
+    """How far above the sled level ``seat``'s maintenance may go (Franklin with
+    Walking on Ice: 1; else 0)."""
+    if has(st, seat, "long_voyage"):
+        return int(params(st, seat)["walking_maintenance"])
+    return 0
+
+
+def cabin_pp(st: State, seat: int, lowered: int, per: int) -> int:
+    """The PP of ``lowered`` food spaces of Build a Cabin: Parry's first
+    ``food_spaces_1pp`` spaces give 1 PP each, the rest 1 per ``per`` (L8: food cans
+    count as the food they stand for)."""
+    if has(st, seat, "cabin_supplier"):
+        first = min(lowered, int(params(st, seat)["food_spaces_1pp"]))
+        return first + (lowered - first) // per
+    return lowered // per
+
+
+def extra_dogs(st: State, seat: int) -> int:
+    """Dogs ``seat`` counts beyond its own for Explore's PP (McClintock)."""
+    if has(st, seat, "sled_innovation"):
+        return int(params(st, seat)["explore_dogs"])
+    return 0
+
+
+def explore_dogs(st: State, seat: int) -> int:
+    """The dogs ``seat``'s sled counts for Explore's PP: its own, plus McClintock's."""
+    return st.p(seat, DOGS) + extra_dogs(st, seat)
+
+
+def hunt_with_inuk(
+    opts: tuple[tuple[Crew, str | None], ...],
+    sid: str,
+    cid: str,
+    deposits: tuple[str | None, ...],
+    have: tuple[Action, ...],
+) -> list[Action]:
+    """Event 47's Hunts of ``cid`` with 1 rifle less: the crews of ``opts`` holding an
+    Inuk, with ``deposits`` (Survival) — those not already in ``have``."""
+    seen = set(have)
+    out = []
+    for crew, proxy in opts:
+        if crew[4] < 1 and proxy != "inuit":  # Ross's crew member as an Inuk counts
+            continue
+        for d in deposits:
+            a = Action("take", space=sid, crew=crew, card=cid, proxy=proxy, deposit=d)
+            if a not in seen:
+                out.append(a)
+    return out
+
+
+def rifles_less(st: State, seat: int) -> int:
+    """Rifles a Hunt with at least 1 Inuk may need less (event 47's power)."""
+    return 1 if holds_power(st, seat, "skilled_hunter") else 0
+
+
+def free_spaces(st: State, seat: int) -> list[int]:
+    """The empty upgrade spaces of ``seat``'s ship board (0-based), leftmost first.
+    Spaces hold tiles left to right unless George Back chose (``ex_spaces`` bits)."""
+    limit = st.upgrade_space_limit()
+    mask = st.ex_spaces[seat] if st.ex_spaces else 0
+    filled = [i for i in range(limit) if mask >> i & 1]
+    extra = len(st.upgrades[seat]) - len(filled)  # tiles placed the ordinary way
+    free = [i for i in range(limit) if not mask >> i & 1]
+    return free[max(0, extra) :]
+
+
+def any_space(st: State, seat: int) -> bool:
+    """May ``seat`` choose the upgrade space (George Back, on the ship board: the sled
+    board of Walking on Ice has no space bonuses to choose between)?"""
+    return has(st, seat, "arctic_artist") and not getattr(st, "abandoned", None)
+
+
+def upgrade_slot(st: State, seat: int, chosen: int | None) -> int:
+    """The 0-based upgrade space the new tile goes on (``chosen``: Back's 1-based pick)
+    and, for Back, mark it filled."""
+    if not any_space(st, seat):
+        return len(st.upgrades[seat]) - 1
+    free = free_spaces(st, seat)
+    slot = free[0] if chosen is None else chosen - 1
+    if slot in free:
+        st.ex_spaces[seat] |= 1 << slot
+    return slot
+
+
+def expand_upgrades(st: State, seat: int, out: list[Any]) -> list[Any]:
+    """George Back's Upgrade the Ship: the same take on every other empty space
+    (``slot``: the 1-based space; ``None`` stays the leftmost)."""
+    if not any_space(st, seat):
+        return out
+    free = free_spaces(st, seat)[1:]
+    if not free:
+        return out
+    res: list[Any] = []
+    for a in out:
+        res.append(a)
+        if a.kind == "take" and a.tile is not None:  # only Upgrade the Ship names a tile
+            res += [a._replace(slot=i + 1) for i in free]
+    return res
+
+
+def ship_reward(st: State, seat: int, ev: list[Event]) -> None:
+    """The ship card's rewards for a tile added with Upgrade the Ship (seed l. 1240)."""
+    k = letter(st, seat)
+    if not k:
+        return
+    ship = str(sets()[k]["ship"])
+    for what, v in sorted(ship_rewards(st, seat).items()):
+        st._gain(seat, what, int(v), ship, ev)
+
+
+# -- McClure's Boarding trade (a queued decision) -------------------------------------
+
+#: The queued decisions of this module: the explorer choice and McClure's trade.
+DECISIONS = ("explorer", "benevolent")
+
+
+def boarding(st: State) -> None:
+    """The end of Boarding (after feeding, L6): McClure may trade food for morale."""
+    seat = holder(st, "benevolent_leader")
+    if seat is not None and st.p(seat, FOOD) >= int(params(st, seat)["food"]):
+        st.decisions.append(["benevolent", seat])
+
+
+def decision_actions(st: State, d: list[Any]) -> list[Action]:
+    kind, seat = d[0], int(d[1])
+    if kind == "explorer":
+        return [Action("choose_explorer", card=k) for k in st.ex_dealt[seat]]
+    if kind == "benevolent":
+        if st.p(seat, FOOD) < int(params(st, seat)["food"]):
+            return []
+        return [_TRADE, _STOP]
+    raise AssertionError(kind)  # pragma: no cover
+
+
+def resolve(st: State, d: list[Any], a: Action, ev: list[Event]) -> None:
+    kind, seat = d[0], int(d[1])
+    if kind == "explorer":
+        assert a.card is not None
+        choose(st, seat, a.card)
+        ev.append(ExplorerChosen(seat, a.card, str(sets()[a.card]["explorer"])))
+    elif kind == "benevolent" and a.use:
+        p = params(st, seat)
+        name = str(sets()[st.explorer[seat]]["explorer"])
+        st._gain(seat, "food", -int(p["food"]), name, ev)
+        st._gain(seat, "morale", int(p["morale"]), name, ev)
+        if st.p(seat, FOOD) >= int(p["food"]) and not st.over:
+            st.decisions.insert(0, ["benevolent", seat])
+
+
+_TRADE = Action("benevolent", use=True)
+_STOP = Action("benevolent", use=False)
 
 
 # -- the explorer events' ops (legends_data.NEW_OPS, keep_card with NEW_POWERS) ----------
@@ -226,6 +399,7 @@ def take_op(st: State, seat: int, op: Op, reason: str, ev: list[Event]) -> None:
             b = F * seat
             st.pv[b + SAILORS] += 1
             st.pv[b + INF + 3] += 1
+            ev.append(SailorGained(seat, reason))
             ev.append(CrewToInfirmary(seat, (0, 0, 0, 1, 0)))
     elif kind == "keep_card":
         st.ex_due[seat] = [*st.ex_due[seat], str(op["power"])]
@@ -293,6 +467,60 @@ def _reveal_next(st: State, deck_name: str, ev: list[Event]) -> None:
     st._reveal_event(num, ev)
 
 
+# -- hidden information ---------------------------------------------------------------
+
+
+def _pending(st: State) -> list[int]:
+    """The seats still to choose between their two dealt explorers."""
+    return [int(dd[1]) for dd in st.decisions if dd[0] == "explorer"]
+
+
+def unknown_explorers(st: State, seat: int | None) -> list[str]:
+    """The explorer cards ``seat`` has not seen: the box and the other seats' dealt
+    pairs (every kept explorer is face up beside its board)."""
+    seen = {k for k in st.explorer if k}
+    if seat is not None:
+        seen |= set(st.ex_dealt[seat])
+    return sorted(k for k in sets() if k not in seen)
+
+
+def hide(st: State, d: dict[str, Any], seat: int | None) -> None:
+    """``seat``'s view: no other seat's dealt pair, no boxed explorer."""
+    d["ex_box"] = []
+    d["ex_dealt"] = [pair[:] if s == seat else [] for s, pair in enumerate(st.ex_dealt)]
+
+
+def forget(st: State, seat: int | None) -> None:
+    """Before dealing anew (``resample_hidden``): what ``seat`` does not know, gone."""
+    st.ex_box = []
+    st.ex_dealt = [pair[:] if s == seat else [] for s, pair in enumerate(st.ex_dealt)]
+
+
+def deal_hidden(st: State, pools: dict[str, Any], seat: int | None) -> None:
+    """A determinization: deal the other pending seats their two explorers from the
+    unknown ones (the rest to the box); then put back into its deck every explorer
+    event of a set in play that the shuffle boxed (everyone knows it is in the deck)."""
+    unknown = list(pools.get("explorers", []))
+    st._shuffle(unknown)
+    for s in _pending(st):
+        if s != seat and not st.ex_dealt[s]:
+            st.ex_dealt[s] = sorted(unknown.pop() for _ in range(2))
+    st.ex_box = sorted(unknown)
+    known = {int(sets()[k]["event"]) for k in st.explorer if k}
+    for deck in (st.ev_open, st.ev_coastal):
+        for e in [e for e in st.ev_box if e in known]:
+            swap = [i for i, x in enumerate(deck) if x not in known and _same_deck(st, e, x)]
+            if not swap:
+                continue
+            i = swap[st._rand(len(swap))]
+            st.ev_box[st.ev_box.index(e)] = deck[i]
+            deck[i] = e
+
+
+def _same_deck(st: State, a: int, b: int) -> bool:
+    return st.content.events[a].deck == st.content.events[b].deck
+
+
 # -- loading --------------------------------------------------------------------------
 
 
@@ -322,6 +550,8 @@ def consistency_problem(st: State) -> str | None:
             return "an unknown explorer-event power"
     if type(st.ex_sailor) is not int or st.ex_sailor < 0:
         return "the set-aside sailors must be a whole number"
+    if len(st.ex_spaces) != n or not all(type(x) is int and x >= 0 for x in st.ex_spaces):
+        return "the upgrade spaces chosen must be one whole number per seat"
     from erebus.games.iceandsnow import legends_explorers
 
     return legends_explorers.consistency_problem(st)

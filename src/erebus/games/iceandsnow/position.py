@@ -157,6 +157,7 @@ MODULE_FIELDS: tuple[tuple[str, str, str], ...] = (
     ("legendary_expeditions", "ex_held", "ll"),  # per seat: powers of kept explorer events
     ("legendary_expeditions", "ex_due", "ll"),  # per seat: such powers taken this round
     ("legendary_expeditions", "ex_sailor", "s"),  # event 51's set-aside sailors
+    ("legendary_expeditions", "ex_spaces", "l"),  # per seat: Back's filled upgrade spaces (bits)
     ("legendary_expeditions", "ex_despot", "l"),  # per seat: Belcher's forced routes so far
     ("legendary_expeditions", "ex_peek", "ll"),  # per seat: Kellett's look [deck, card, space]
     ("legendary_expeditions", "ex_forbid", "s"),  # the route Belcher forbade (None)
@@ -317,6 +318,7 @@ class Position:
     ex_held: list[list[str]]
     ex_due: list[list[str]]
     ex_sailor: int
+    ex_spaces: list[int]
     ex_despot: list[int]
     ex_peek: list[list[Any]]
     ex_forbid: str | None
@@ -668,6 +670,8 @@ class Position:
             "compass": "choose the new anchor point or decline",
             "mast": "choose the event card to reveal",
             "boiler": "decide whether to use the boiler",
+            "explorer": "choose the explorer you keep",
+            "benevolent": "trade 3 food for 1 morale, or stop",
             "despot": "decide whether to force the leader onto another route",
             "over": "nothing: the game is over",
         }.get(k, k)

@@ -39,6 +39,7 @@ DECISION_KINDS = (
     *("discard", "infirmary", "eat", "compass", "mast", "boiler"),
     *("abandon", "cargo", "drop_upgrade", "cans"),
     "despot",  # Legendary Expeditions: Belcher forces another route (or not)
+    *("explorer", "benevolent"),  # Legendary Expeditions: the dealt pair, McClure's trade
     *("choose_upgrade", "fall_ill"),  # Mysterious Epidemic
 )
 #: Every step name a saved state may hold.

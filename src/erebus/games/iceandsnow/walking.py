@@ -139,6 +139,9 @@ class WalkingState(State):
                 self.decisions.append(["drop_upgrade", s])
             # (4G/H) the maintenance cylinder on the sled level
             wr.set_maintenance(self, s, self.pv[b + SLED], "abandoning ship", ev)
+            over = legends.maintenance_over_sled(self, s) if self.explorer else 0
+            if over:  # Franklin: maintenance +1 after moving boards (§9.3 set A)
+                wr.set_maintenance(self, s, self.maint[s] + over, "John Franklin", ev)
             # (4K) wood equal to the fuel level; the fuel cylinder goes to guilt 0
             ResourceRules._gain(self, s, "wood", fuel[s], "fuel left on the ship", ev)
             self._set(s, FUEL, 0, "fuel", "abandoning ship", ev)
