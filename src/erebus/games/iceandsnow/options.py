@@ -49,6 +49,9 @@ MODULE_OPTIONS: dict[str, dict[str, tuple[str, ...]]] = {
 _OWNER = {key: m for m, opts in MODULE_OPTIONS.items() for key in opts}
 # The Legendary Expeditions sets A–J (explorer, ship, explorer event; §9.3).
 EXPLORER_SETS = tuple("ABCDEFGHIJ")
+#: Solo scenarios that play one set of Legendary Expeditions (the module comes with
+#: them, even while it is not offered on its own): Amundsen's Voyage, set J (§9.5).
+SCENARIO_SETS = {"amundsens-voyage": "J"}
 
 DEFAULTS: dict[str, Any] = {
     "modes": [],
@@ -186,8 +189,19 @@ def normalize(options: Any, players: int) -> dict[str, Any]:
         )
     if scenario is not None and players != 1:
         raise ValueError(f"the {scenario} scenario is for 1 player, not {players}")
-    modules = _modules(d["modules"], scenario)
-    explorers = _explorers(d["explorers"], modules, players)
+    fixed = SCENARIO_SETS.get(scenario or "")
+    if fixed is None:
+        modules = _modules(d["modules"], scenario)
+        explorers = _explorers(d["explorers"], modules, players)
+    else:  # the scenario plays its Legendary Expeditions set (§9.5: set J)
+        given = d["modules"]
+        if isinstance(given, list | tuple):
+            given = [m for m in given if m != "legendary_expeditions"]
+        picked = [*_modules(given, scenario), "legendary_expeditions"]
+        modules = [m for m in MODULES if m in picked]
+        if d["explorers"] not in ("random", [fixed], (fixed,)):
+            raise ValueError(f"the {scenario} scenario plays explorer set {fixed} only")
+        explorers = [fixed]
     mode_set = set(modes)
     if scenario is not None:
         mode_set.add("survival")

@@ -108,7 +108,12 @@ class State(HiddenInfo):
         scenario = _scenario_class(opts["scenario"])  # Myths & Legends' solo scenarios
         if scenario is not None and not issubclass(klass, scenario):
             klass = cast("type[Self]", scenario)
-        return klass, content
+        return klass, klass._scenario_content(content)
+
+    @classmethod
+    def _scenario_content(cls, content: Content) -> Content:
+        """The content a scenario's state class plays on (Amundsen's Voyage adds event 55)."""
+        return content
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, State):
