@@ -10,10 +10,11 @@ nothing unless the seat's explorer has the ability (``legends.has``).
 * **D Kellett, Excellent Tracker** — on his Action-phase turn ``track`` (space
   ``discover`` or ``hunt``) looks at the top card of the species / hunting deck
   (a reveal for him alone: :class:`~.events.TopCardLooked`); he must then take that
-  space, with the top card or a revealed one (``ex_peek[seat] = [deck, card,
-  space]``).  A card he does not take stays on top, and he keeps knowing it
-  (``[deck, card, ""]``) while it is still the top card; other seats' views show
-  ``None`` for it.
+  space, with the top card or a revealed one (``ex_peek[seat]`` holds ``deck,
+  card, space`` per deck looked at, flat).  A card he does not take stays on top,
+  and he keeps knowing it (``space`` ``""``) while it is still the top card: his
+  Discover / Hunt may take it without a second look, which is not offered.  Other
+  seats' views show ``None`` for the card.
 * **G Collinson, Great Discovery** — his mapping scores ``mapping_pp`` (3); and
   ``chart`` (``to`` = a region) lowers his fuel (maintenance after abandoning the
   ships) by ``special_fuel`` to place a cartography token in an unmapped region
@@ -116,7 +117,7 @@ def chart(st: State, seat: int, region: str, ev: list[Event]) -> None:
     st.carto_tokens -= 1
     ev.append(RegionMapped(seat, region))
     pp = int(p["special_pp"])
-    if st.options.get("collinson_special_pp") == "mapping":
+    if st.options.get("collinson_special_pp") == "mapping":  # L14
         pp = legends.mapping_pp(st, seat)
     st._score(seat, pp, "great discovery", ev)
 
@@ -176,25 +177,34 @@ def _deck(st: State, name: str) -> list[str]:
     return st.sp_deck if name == "species" else st.hu_deck
 
 
-def known_top(st: State, seat: int) -> list[Any]:
-    """``[deck, card, space]`` of ``seat``'s look while that card is still on top, else ``[]``."""
-    if not st.explorer or not st.ex_peek or not st.ex_peek[seat]:
+def _entries(st: State, seat: int) -> list[list[Any]]:
+    """``seat``'s looks still true: ``[deck, card, space]`` whose card is still on top
+    (``ex_peek[seat]`` holds them flat, at most one per deck)."""
+    if not st.explorer or not st.ex_peek:
         return []
-    deck, card, _ = st.ex_peek[seat]
-    d = _deck(st, deck)
-    return list(st.ex_peek[seat]) if d and d[0] == card else []
+    raw = st.ex_peek[seat]
+    out = []
+    for i in range(0, len(raw), 3):
+        deck, card, space = raw[i : i + 3]
+        d = _deck(st, deck)
+        if d and d[0] == card:
+            out.append([deck, card, space])
+    return out
+
+
+def _store(st: State, seat: int, entries: list[list[Any]]) -> None:
+    st.ex_peek[seat] = [x for e in entries for x in e]
 
 
 def committed(st: State, seat: int) -> str | None:
     """The space Kellett must take now after looking (``None``: no look pending)."""
-    k = known_top(st, seat)
-    return str(k[2]) if k and k[2] else None
+    return next((str(e[2]) for e in _entries(st, seat) if e[2]), None)
 
 
 def looked_card(st: State, seat: int, deck: str) -> str | None:
-    """The top card of ``deck`` Kellett may take in his pending Discover / Hunt."""
-    k = known_top(st, seat)
-    return str(k[1]) if k and k[2] and k[0] == deck else None
+    """The top card of ``deck`` Kellett knows (he looked at it and it is still on top):
+    his Discover / Hunt may take it (L12: a card he knows needs no second look)."""
+    return next((str(e[1]) for e in _entries(st, seat) if e[0] == deck), None)
 
 
 def track_actions(st: State, seat: int) -> list[Action]:
@@ -221,6 +231,8 @@ def track_actions(st: State, seat: int) -> list[Action]:
         if kind == "hunt" and st.p(seat, RIFLES) < 1:
             continue
         name = TRACK_SPACES[kind]
+        if looked_card(st, seat, name) is not None:
+            continue  # he knows the top card already: looking again shows nothing new
         if name == "species" and not (st.sp_deck or st.sp_disc):
             continue
         if name == "hunting" and not (st.hu_deck or st.hu_disc):
@@ -245,28 +257,24 @@ def look(st: State, seat: int, space: str, ev: list[Event]) -> None:
         card = st.hu_deck[0] if st.hu_deck else None
     assert card is not None
     ev.append(TopCardLooked(seat, name))
-    st.ex_peek[seat] = [name, card, space]
+    others = [e for e in _entries(st, seat) if e[0] != name]
+    _store(st, seat, [*others, [name, card, space]])
     if not any(a.space == space for a in action_phase.take_actions(st, seat)):
-        st.ex_peek[seat] = [name, card, ""]
+        _store(st, seat, [*others, [name, card, ""]])
 
 
 def take_card(st: State, seat: int, deck: str, card: str) -> None:
-    """Remove a card Kellett (or anyone) takes: from the deck's top if it is the one he
-    looked at, else from the revealed row; his pending look is spent."""
-    top = looked_card(st, seat, deck)
-    if top is not None and card == top:
+    """Remove a taken card: from the deck's top if it is the one Kellett knows, else
+    from the revealed row.  His pending look is spent; a top card he did not take
+    stays known."""
+    entries = _entries(st, seat)
+    if looked_card(st, seat, deck) == card:
         _deck(st, deck).pop(0)
-        st.ex_peek[seat] = []
+        entries = [e for e in entries if e[0] != deck]
     else:
         (st.sp_rev if deck == "species" else st.hu_rev).remove(card)
-    end_look(st, seat)
-
-
-def end_look(st: State, seat: int) -> None:
-    """After Kellett's take: a top card he did not take stays known, no longer binding."""
-    if st.explorer and st.ex_peek and st.ex_peek[seat]:
-        k = known_top(st, seat)
-        st.ex_peek[seat] = [k[0], k[1], ""] if k else []
+    if st.ex_peek:
+        _store(st, seat, [[e[0], e[1], ""] for e in entries])
 
 
 def filter_committed(st: State, seat: int, takes: list[Action]) -> list[Action] | None:
@@ -291,33 +299,34 @@ def view_peeks(st: State, seat: int | None) -> list[list[Any]]:
     """``ex_peek`` as ``seat`` may see it: its own looks, the others' without the card."""
     out: list[list[Any]] = []
     for s in range(st.n):
-        k = known_top(st, s)
-        out.append(k if not k or s == seat else [k[0], None, k[2]])
+        entries = _entries(st, s)
+        out.append([x for e in entries for x in (e if s == seat else [e[0], None, e[2]])])
     return out
 
 
 def deal_peeks(st: State, seat: int | None) -> None:
     """After dealing the decks anew: ``seat``'s known top cards go back on top; the other
     seats' looks take the new top card."""
+    if not st.ex_peek:
+        return
     for s in range(st.n):
-        k = st.ex_peek[s] if st.ex_peek else []
-        if not k:
-            continue
-        deck = _deck(st, k[0])
-        if k[1] is None or s != seat:
-            if deck:
-                k[1] = deck[0]
-            else:
-                st.ex_peek[s] = []
-            continue
-        card = k[1]
-        if card in deck:
-            deck.remove(card)
-            deck.insert(0, card)
-        elif k[0] == "hunting" and card in st.hu_box and st.hu_deck:
-            i = st.hu_box.index(card)
-            st.hu_box[i] = st.hu_deck[0]
-            st.hu_deck[0] = card
+        raw = st.ex_peek[s]
+        keep: list[list[Any]] = []
+        for i in range(0, len(raw), 3):
+            deck_name, card, space = raw[i : i + 3]
+            deck = _deck(st, deck_name)
+            if card is None or s != seat:
+                if deck:
+                    keep.append([deck_name, deck[0], space])
+                continue
+            if card in deck:
+                deck.remove(card)
+                deck.insert(0, card)
+            elif deck_name == "hunting" and card in st.hu_box and deck:
+                st.hu_box[st.hu_box.index(card)] = deck[0]
+                deck[0] = card
+            keep.append([deck_name, card, space])
+        _store(st, s, keep)
 
 
 def consistency_problem(st: State) -> str | None:
@@ -328,8 +337,8 @@ def consistency_problem(st: State) -> str | None:
     if not all(type(x) is int and x >= 0 for x in st.ex_despot):
         return "Belcher's uses must be whole numbers"
     for k in st.ex_peek:
-        if k and (len(k) != 3 or k[0] not in ("species", "hunting")):
-            return "a look at a deck must be [deck, card, space]"
+        if len(k) % 3 or any(d not in ("species", "hunting") for d in k[::3]):
+            return "Kellett's looks must be [deck, card, space, ...]"
     if st.ex_voyager is not None and not (type(st.ex_voyager) is int and 0 <= st.ex_voyager < n):
         return "the voyage chooser must be a seat"
     return None

@@ -45,6 +45,10 @@ MODULE_OPTIONS: dict[str, dict[str, tuple[str, ...]]] = {
         # the leader's PP at the new final anchor: none, or the lower final value (W3)
         "walking_final_pp": ("none", "lowest"),
     },
+    "legendary_expeditions": {
+        # Collinson's special mapping: its printed 1 PP, or his 3 PP of charting (L14)
+        "collinson_special_pp": ("special", "mapping"),
+    },
 }
 _OWNER = {key: m for m, opts in MODULE_OPTIONS.items() for key in opts}
 # The Legendary Expeditions sets A–J (explorer, ship, explorer event; §9.3).
