@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as hs
 
 from erebus.bots import make_bot
 from erebus.core.errors import IllegalAction
@@ -29,9 +30,11 @@ from erebus.games.iceandsnow.events import (
 from erebus.games.iceandsnow.layout import FUEL, PROXY, SLED, TURNS, USED, F
 from erebus.games.iceandsnow.spec import SPEC
 from erebus.games.iceandsnow.state import State
-from iceandsnow import test_invariants as ti
+from iceandsnow import test_module_legends_games as legends_games
 from iceandsnow.legendskit import legends, legends_on  # noqa: F401
+from iceandsnow.test_module_legends_games import _kept_cards  # noqa: F401
 from support.bots import play_legal
+from support.whole_game import fuzz_settings
 
 ROSS, KELLETT, COLLINSON, BELCHER = "C", "D", "G", "H"
 
@@ -422,38 +425,47 @@ def test_belcher_as_leader_or_with_a_single_route_is_not_asked(
 # ---------------------------------------------------------------- whole games
 
 
-def _no_event_family(f: Any) -> Any:
-    def g(st: State) -> Any:
-        d = f(st)
-        d.pop("events", None)  # the explorer events' deck accounting is L1's test
-        return d
-
-    return g
-
-
-@pytest.fixture
-def lenient(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setattr(ti, "expected_cards", _no_event_family(ti.expected_cards))
-    monkeypatch.setattr(ti, "card_locations", _no_event_family(ti.card_locations))
-    yield
-
-
-@pytest.mark.usefixtures("lenient")
 @pytest.mark.parametrize(
     ("explorers", "opts"),
     [
         ([ROSS, KELLETT], {}),
         ([COLLINSON, BELCHER, KELLETT], {"modes": ["shelters"]}),
         ([BELCHER, COLLINSON, ROSS, KELLETT], {"collinson_special_pp": "mapping"}),
+        ([KELLETT, COLLINSON, BELCHER], {"extra": ["walking_on_ice"]}),
+        ([ROSS, KELLETT, COLLINSON, BELCHER], {"extra": ["inuit_myths"], "upgrades": "all"}),
     ],
-    ids=["CD", "GHD-shelters", "HGCD"],
+    ids=["CD", "GHD-shelters", "HGCD-3pp", "DGH-walking", "CDGH-myths"],
 )
 def test_seeded_games_with_the_abilities_keep_every_invariant(
     explorers: list[str], opts: dict[str, Any]
 ) -> None:
-    options = {**opts, "modules": ["legendary_expeditions"], "explorers": explorers}
+    """The module's whole-game checker (test_module_legends_games.py) on these sets."""
+    opts = dict(opts)
+    modules = ["legendary_expeditions", *opts.pop("extra", [])]
+    options = {**opts, "modules": modules, "explorers": explorers}
     for seed in range(2):
-        ti.run_game(len(explorers), 500 + seed, options, seed, view_every=2)
+        legends_games.run(len(explorers), 500 + seed, options, seed)
+
+
+@fuzz_settings(examples=15)
+@given(
+    players=hs.integers(2, 4),
+    extra=hs.sampled_from(((), ("inuit_myths",), ("walking_on_ice",))),
+    special=hs.sampled_from(("special", "mapping")),
+    seed=hs.integers(0, 2**32),
+    policy=hs.integers(0, 2**16),
+)
+def test_random_games_with_the_abilities_keep_every_invariant(
+    players: int, extra: tuple[str, ...], special: str, seed: int, policy: int
+) -> None:
+    letters = [ROSS, KELLETT, COLLINSON, BELCHER]
+    random.Random(seed).shuffle(letters)
+    options = {
+        "modules": ["legendary_expeditions", *extra],
+        "explorers": letters[:players],
+        "collinson_special_pp": special,
+    }
+    legends_games.run(players, seed, options, policy)
 
 
 def test_random_games_use_every_ability() -> None:
