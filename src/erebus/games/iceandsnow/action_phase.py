@@ -17,7 +17,7 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from erebus.core.events import Event
-from erebus.games.iceandsnow import legends, legends_explorers, myths, walking_rules
+from erebus.games.iceandsnow import legends, legends_explorers, legends_j, myths, walking_rules
 from erebus.games.iceandsnow.actions import Action, Crew, Take, compositions
 from erebus.games.iceandsnow.content import RESOURCES, Space
 from erebus.games.iceandsnow.events import (
@@ -325,7 +325,8 @@ def take_actions(st: State, seat: int) -> list[Action]:
                 continue
             suffixes = plain_sfx
         elif kind == "explore":
-            if pv[b + DOGS] < 1 or sled_for_explore(st, seat) < 1:
+            dogs = legends.sled_dogs(st, seat) if st.explorer else pv[b + DOGS]
+            if dogs < 1 or sled_for_explore(st, seat) < 1:
                 continue
             suffixes = _plain_suffixes(deposits(_NO_PAY, (0, 0, 0, 1))) if due else _PLAIN
         elif kind == "visit_inuit":
@@ -350,9 +351,13 @@ def take_actions(st: State, seat: int) -> list[Action]:
                 out += _cabin_with_cans(sid, opts, pv[b + FOOD], pv[b + CANS], deps)
                 continue
         elif kind == "improve_sled":
-            if res[1] < sp.wood or pv[b + SLED] >= int(content.tracks["sled"]["max"]):
+            wood = legends_j.sled_wood(st, seat, sp.wood) if st.explorer else sp.wood
+            if res[1] < wood or pv[b + SLED] >= int(content.tracks["sled"]["max"]):
                 continue
-            suffixes = _plain_suffixes(deposits((0, sp.wood, 0, 0), _NO_PAY)) if due else _PLAIN
+            suffixes = _plain_suffixes(deposits((0, wood, 0, 0), _NO_PAY)) if due else _PLAIN
+            if st.explorer and avail[4] and legends_j.sled_master(st, seat):
+                opts = _merged(opts, ((legends_j.INUK_ALONE, None),))  # event 53's power
+                okey = (*okey, legends_j.POWER)
         elif kind == "upgrade_ship":
             if len(upgrades) >= st.upgrade_space_limit():
                 continue
@@ -631,7 +636,8 @@ def apply_take(st: State, seat: int, a: Action, ev: list[Event]) -> None:
                 st.le_cabin = True
                 ev.append(ScenarioProgress("cabin objective met", 1))
     elif kind == "improve_sled":
-        st._gain(seat, "wood", -sp.wood, "improve the sled", ev)
+        wood = legends_j.sled_wood(st, seat, sp.wood) if st.explorer else sp.wood
+        st._gain(seat, "wood", -wood, "improve the sled", ev)
         st._gain(seat, "sled", 1, "improve the sled", ev)
     elif kind == "upgrade_ship":
         assert a.tile is not None

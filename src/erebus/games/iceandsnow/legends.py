@@ -27,7 +27,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from erebus.core.events import Event
-from erebus.games.iceandsnow import legends_data
+from erebus.games.iceandsnow import legends_data, legends_j
 from erebus.games.iceandsnow.actions import Action, Crew
 from erebus.games.iceandsnow.content import Content, EventCard
 from erebus.games.iceandsnow.effects import Op, parse_effect
@@ -184,6 +184,7 @@ def assign(st: State, seat: int, k: str, event: bool = True) -> None:
     if k in st.explorer:
         raise ValueError(f"explorer set {k} is in play already")
     st.explorer[seat] = k
+    legends_j.assigned(st, seat)  # set J: Amundsen places no dogs
     if k in st.ex_box:
         st.ex_box.remove(k)
     if not event:
@@ -193,8 +194,10 @@ def assign(st: State, seat: int, k: str, event: bool = True) -> None:
     if any(op.op == "rescue_sailor" for op in card.effect.take):
         st.ex_sailor += 1  # a sailor pawn set aside beside the table (seed l. 1231)
     deck = st.ev_open if st.content.events[num].deck == "open" else st.ev_coastal
-    if deck:
-        st.ev_box.append(deck.pop(st._rand(len(deck))))
+    # the replaced card is one of the deck's own (never another set's explorer event)
+    own = [i for i, x in enumerate(deck) if x not in event_numbers()]
+    if own:
+        st.ev_box.append(deck.pop(own[st._rand(len(own))]))
     deck.insert(st._rand(len(deck) + 1), num)
 
 
@@ -235,9 +238,19 @@ def extra_dogs(st: State, seat: int) -> int:
     return 0
 
 
+def sled_dogs(st: State, seat: int) -> int:
+    """The dogs on ``seat``'s track (Amundsen's counts as filled up to ``dogs_as``,
+    set J): Explore needs one."""
+    virtual = legends_j.virtual_dogs(st, seat)
+    if virtual is not None:
+        return virtual
+    return st.p(seat, DOGS)
+
+
 def explore_dogs(st: State, seat: int) -> int:
-    """The dogs ``seat``'s sled counts for Explore's PP: its own, plus McClintock's."""
-    return st.p(seat, DOGS) + extra_dogs(st, seat)
+    """The dogs ``seat``'s sled counts for Explore's PP: its track's, plus
+    McClintock's extra dog (which does not let him Explore without a dog)."""
+    return sled_dogs(st, seat) + extra_dogs(st, seat)
 
 
 def hunt_with_inuk(
@@ -266,13 +279,15 @@ def rifles_less(st: State, seat: int) -> int:
     return 1 if holds_power(st, seat, "skilled_hunter") else 0
 
 
-def free_spaces(st: State, seat: int) -> list[int]:
-    """The empty upgrade spaces of ``seat``'s ship board (0-based), leftmost first.
-    Spaces hold tiles left to right unless George Back chose (``ex_spaces`` bits)."""
+def free_spaces(st: State, seat: int, tiles: int | None = None) -> list[int]:
+    """The empty upgrade spaces of ``seat``'s ship board (0-based), leftmost first,
+    with ``tiles`` tiles on it (default: its upgrades).  Spaces hold tiles left to
+    right unless George Back chose (``ex_spaces`` bits)."""
     limit = st.upgrade_space_limit()
     mask = st.ex_spaces[seat] if st.ex_spaces else 0
     filled = [i for i in range(limit) if mask >> i & 1]
-    extra = len(st.upgrades[seat]) - len(filled)  # tiles placed the ordinary way
+    placed = len(st.upgrades[seat]) if tiles is None else tiles
+    extra = placed - len(filled)  # tiles placed the ordinary way
     free = [i for i in range(limit) if not mask >> i & 1]
     return free[max(0, extra) :]
 
@@ -288,7 +303,7 @@ def upgrade_slot(st: State, seat: int, chosen: int | None) -> int:
     and, for Back, mark it filled."""
     if not any_space(st, seat):
         return len(st.upgrades[seat]) - 1
-    free = free_spaces(st, seat)
+    free = free_spaces(st, seat, len(st.upgrades[seat]) - 1)  # the new tile is listed
     slot = free[0] if chosen is None else chosen - 1
     if slot in free:
         st.ex_spaces[seat] |= 1 << slot
@@ -534,6 +549,9 @@ def consistency_problem(st: State) -> str | None:
         return "kept explorer events do not match the player count"
     if not all(isinstance(k, str) and (k == "" or k in known) for k in st.explorer):
         return "explorer holds an unknown set"
+    for pair in st.ex_dealt:
+        if pair and len(pair) != 2:
+            return "a dealt explorer pair must hold two cards"
     played = [k for k in st.explorer if k]
     dealt = [k for pair in st.ex_dealt for k in pair]
     every = [*played, *dealt, *st.ex_box]
@@ -541,9 +559,6 @@ def consistency_problem(st: State) -> str | None:
         return "an unknown explorer card is dealt or boxed"
     if len(set(every)) != len(every):
         return "an explorer card is in two places"
-    for pair in st.ex_dealt:
-        if pair and len(pair) != 2:
-            return "a dealt explorer pair must hold two cards"
     powers = legends_data.NEW_POWERS
     for seat_powers in (*st.ex_held, *st.ex_due):
         if not all(p in powers for p in seat_powers):

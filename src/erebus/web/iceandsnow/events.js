@@ -135,6 +135,8 @@ export function eventText(e) {
     }
     case "CreatureMoved": case "CreatureRevealed": case "CreatureGone": case "InuitHeld": case "CurseChanged": return mythsEventText(e, k);
     case "ShipsAbandoned": case "UpgradeDropped": case "CanOpened": case "SickSailor": return walkingEventText(e, k);
+    case "ExplorerChosen": return k(e.type, { explorer: e.explorer });
+    case "SailorGained": return k(e.type, { reason: reasonText(e.reason) });
     default: return e.text || e.type;
   }
 }
