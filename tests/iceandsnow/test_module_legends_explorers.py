@@ -229,6 +229,18 @@ def test_an_unusable_look_binds_kellett_to_nothing() -> None:
     assert Action("track", space="hunt") not in legal, "no second look at a known card"
 
 
+def test_orca_sighting_keeps_a_walrus_top_card_out_of_kellett_hunt() -> None:
+    st = action_turn(legends(2, 3, explorers=[KELLETT, "A"]), 0)
+    kit.set_player(st, 0, rifles=3)
+    kit.reveal(st, hunting=["hunt_arctic_hare_1"])
+    st.hu_deck.remove("hunt_walrus_1")
+    st.hu_deck.insert(0, "hunt_walrus_1")
+    st.round_mods = ("no_walrus",)
+    st._legal = None
+    st.apply(Action("track", space="hunt"))
+    assert {a.card for a in st.legal_actions()} == {"hunt_arctic_hare_1"}
+
+
 def test_kellett_look_round_trips_and_refuses_other_actions() -> None:
     st = kellett()
     st.apply(Action("track", space="discover"))
@@ -343,6 +355,18 @@ def test_collinson_cannot_chart_without_fuel_or_tokens() -> None:
     assert not any(a.kind == "chart" for a in st.legal_actions())
     other = action_turn(legends(2, 1, explorers=["A", COLLINSON]), 0)
     assert not any(a.kind == "chart" for a in other.legal_actions())
+
+
+def test_collinson_charts_with_maintenance_after_abandoning_the_ships() -> None:
+    st = collinson_turn(modules=["walking_on_ice"])
+    st.abandoned = "voluntary"
+    kit.set_player(st, 0, fuel=0, sled=3)
+    st.maint[0] = 2
+    st._legal = None
+    target = next(a for a in st.legal_actions() if a.kind == "chart")
+    st.apply(target)
+    assert st.maint[0] == 1 and target.to in st.mapped
+    assert not any(a.kind == "chart" for a in st.legal_actions()), "maintenance 1 is the floor"
 
 
 def test_collinson_charts_at_his_destination_choice() -> None:

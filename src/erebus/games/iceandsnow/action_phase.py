@@ -392,7 +392,7 @@ def take_actions(st: State, seat: int) -> list[Action]:
         elif kind == "hunt":
             hunting = tables.hunting_all
             row = st.hu_rev
-            top = legends_explorers.looked_card(st, seat, "hunting") if st.explorer else None
+            top = legends_explorers.huntable_top(st, seat) if st.explorer else None
             if top is not None:
                 row = [*row, top]  # Kellett's look at the hunting deck
             for cid in row:

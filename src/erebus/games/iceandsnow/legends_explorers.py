@@ -207,6 +207,15 @@ def looked_card(st: State, seat: int, deck: str) -> str | None:
     return next((str(e[1]) for e in _entries(st, seat) if e[0] == deck), None)
 
 
+def huntable_top(st: State, seat: int) -> str | None:
+    """The top hunting card Kellett knows, unless Orca Sighting (28) keeps walrus
+    cards out of this round's hunts (a walrus revealed now would be discarded)."""
+    card = looked_card(st, seat, "hunting")
+    if card is not None and "no_walrus" in st.round_mods and st.tables.hunting_all[card].walrus:
+        return None
+    return card
+
+
 def track_actions(st: State, seat: int) -> list[Action]:
     """Kellett's looks offered now: the space is open to him (public conditions only:
     a slot free, not blocked, crew available, a rifle for a Hunt) and its deck
