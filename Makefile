@@ -38,10 +38,12 @@ typecheck: $(STAMP)
 
 # The browser tests run on their own: Playwright's sync API keeps an event loop
 # running in its worker for the whole session, which breaks asyncio.run() in
-# any other test that lands on that worker.
+# any other test that lands on that worker.  Each browser worker starts its own
+# server and chromium (tests/browser/conftest.py), so they run two at a time too;
+# worksteal keeps the long whole-game tests from piling up on one worker.
 unit: $(STAMP) browser
-	$(BIN)/pytest -n 2 --ignore=tests/browser
-	$(BIN)/pytest tests/browser
+	$(BIN)/pytest -n 2 --dist worksteal --ignore=tests/browser
+	$(BIN)/pytest -n 2 tests/browser
 
 test: lint typecheck unit
 

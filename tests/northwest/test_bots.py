@@ -89,7 +89,7 @@ def test_bot_pool_chooses_in_another_process() -> None:
 
 
 @pytest.mark.parametrize(
-    ("opponent", "needed", "iterations"), [("random", 0.9, 200), ("greedy", 0.6, 300)]
+    ("opponent", "needed", "iterations"), [("random", 0.9, 200), ("greedy", 0.6, 200)]
 )
 def test_mcts_beats_weaker_bots_in_two_player_games(
     opponent: str, needed: float, iterations: int
