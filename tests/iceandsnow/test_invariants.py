@@ -137,6 +137,13 @@ def expected_cards(st: State) -> dict[str, Counter[Any]]:
     scen = st.scen()
     if scen.get("decks"):
         events = [int(x) for x in scen["decks"]["open"] + scen["decks"]["coastal"]]
+    elif st.scenario == "amundsens-voyage":  # every base card (some boxed), #53 and #55
+        added = [int(x) for x in scen["coastal_deck"]["add"]]
+        events = [
+            e.number
+            for e in c.events.values()
+            if not e.optional and (e.number <= 28 or e.number in added)
+        ]
     else:
         # Walking on Ice's deck is checked by test_module_walking_games.py
         events = [
@@ -160,6 +167,9 @@ def expected_cards(st: State) -> dict[str, Counter[Any]]:
         out["search"] = Counter(s["id"] for s in scen["search_cards"])
     if "inuit_myths" in opts["modules"]:
         out["creatures"] = Counter(sorted(c.creatures))
+    if st.scenario == "mysterious-epidemic":
+        out["diseases"] = Counter(d["id"] for d in scen["diseases"])
+        out["treatments"] = Counter(t["id"] for t in scen["treatments"])
     return out
 
 
@@ -180,6 +190,12 @@ def card_locations(st: State) -> dict[str, Counter[Any]]:
         # between Boarding (card given) and Cleanup (card not discarded) it is both
         if held and st.event != num:
             events.append(num)
+    if st.explorer:  # Legendary Expeditions: kept explorer events, by their powers
+        for s in range(st.n):
+            for power in {*st.ex_held[s], *st.ex_due[s]}:
+                num = st.tables.powers[power][0]
+                if st.event != num:
+                    events.append(num)
     out: dict[str, Counter[Any]] = {
         "hunting": Counter(st.hu_deck + st.hu_disc + st.hu_box + st.hu_rev),
         "species": Counter(species),
@@ -194,6 +210,11 @@ def card_locations(st: State) -> dict[str, Counter[Any]]:
         out["search"] = Counter(st.search + st.search_rev)
     if st.curse:  # Inuit Myths: deck, in play, box
         out["creatures"] = Counter(st.cr_deck + st.cr_active + st.cr_box)
+    if st.scenario == "mysterious-epidemic":  # deck, discards, beside the board, being drawn
+        drawn = [str(d[2]) for d in st.decisions if d[0] == "fall_ill"]
+        ill = [str(e[0]) for e in st.ep_ill]
+        out["diseases"] = Counter(st.ep_dis_deck + st.ep_dis_disc + ill + drawn)
+        out["treatments"] = Counter(st.ep_tr_deck + st.ep_tr_disc + st.ep_treat)
     return out
 
 
@@ -312,6 +333,8 @@ class Checker:
                 used, inf = st.p(s, USED + k), st.p(s, INF + k)
                 assert used >= 0 and inf >= 0
                 sick = st.sick[s] if st.sick and k == 3 else 0  # Walking on Ice's event 32
+                if st.scenario == "mysterious-epidemic":  # crew on disease cards
+                    sick = st.ill_crew(s)[k]
                 assert used + inf + avail[k] + sick == owned[k]
                 assert avail[k] >= 0, f"seat {s}: more {CREW_KINDS[k]} placed than owned"
             assert st.p(s, PAWNS) + st.p(s, HIRED) + held(st, s) == st.p(s, INUIT)
@@ -327,6 +350,8 @@ class Checker:
                 assert st.p(s, idx) >= 0, f"seat {s}: negative {r}"
             assert st.p(s, RES["dogs"]) <= int(c.tracks["dogs"]["spaces"])
             assert len(set(st.upgrades[s])) == len(st.upgrades[s])
+        if st.scenario == "mysterious-epidemic":  # Inuk pawns waiting on the map
+            inuit += len(st.ep_inuit)
         assert st.inuit_pool >= 0 and st.inuit_pool + inuit == limit
         assert all(b >= 0 for b in st.boxes)
         # cards

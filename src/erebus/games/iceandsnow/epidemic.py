@@ -407,7 +407,8 @@ class EpidemicState(State):
             return "more crew ill than on board"
         if any(x not in self.tables.anchors for x in self.ep_inuit):
             return "an Inuk pawn on an unknown anchor point"
-        cards = (*self.ep_dis_deck, *self.ep_dis_disc, *(e[0] for e in self.ep_ill))
+        drawn = (str(d[2]) for d in self.decisions if d[0] == "fall_ill")  # being resolved
+        cards = (*self.ep_dis_deck, *self.ep_dis_disc, *(e[0] for e in self.ep_ill), *drawn)
         if sorted(cards) != sorted(diseases):
             return "the disease cards are not all accounted for"
         tcards = (*self.ep_tr_deck, *self.ep_tr_disc, *self.ep_treat)

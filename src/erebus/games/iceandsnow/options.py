@@ -51,6 +51,17 @@ MODULE_OPTIONS: dict[str, dict[str, tuple[str, ...]]] = {
     },
 }
 _OWNER = {key: m for m, opts in MODULE_OPTIONS.items() for key in opts}
+#: Options of a solo scenario's readings (docs/iceandsnow-decisions.md AV1, AV4), stored
+#: only when that scenario is played (not offered by the lobby); the first is the default.
+SCENARIO_OPTIONS: dict[str, dict[str, tuple[str, ...]]] = {
+    "amundsens-voyage": {
+        # the final voyage: open sea as always (it is not chosen), or coastal (AV1)
+        "amundsen_final": ("open", "coastal"),
+        # one Explore of 10+ PP removes both morale cylinders, or only the left (AV4)
+        "amundsen_explore": ("both", "one"),
+    },
+}
+_SCEN_OWNER = {key: s for s, opts in SCENARIO_OPTIONS.items() for key in opts}
 # The Legendary Expeditions sets A–J (explorer, ship, explorer event; §9.3).
 EXPLORER_SETS = tuple("ABCDEFGHIJ")
 #: Solo scenarios that play one set of Legendary Expeditions (the module comes with
@@ -168,11 +179,11 @@ def normalize(options: Any, players: int) -> dict[str, Any]:
         options = {}
     if not isinstance(options, dict):
         raise ValueError("options must be a JSON object")
-    unknown = set(options) - set(DEFAULTS) - set(_OWNER)
+    unknown = set(options) - set(DEFAULTS) - set(_OWNER) - set(_SCEN_OWNER)
     if unknown:
         raise ValueError(
             f"unknown option(s) {', '.join(sorted(map(str, unknown)))}; "
-            f"known: {', '.join([*DEFAULTS, *_OWNER])}"
+            f"known: {', '.join([*DEFAULTS, *_OWNER, *_SCEN_OWNER])}"
         )
     d = {**DEFAULTS, **options}
     modes = d["modes"]
@@ -227,4 +238,10 @@ def normalize(options: Any, players: int) -> dict[str, Any]:
             )
         elif key in d:
             raise ValueError(f"option {key!r} needs the {module} module")
+    for key, scen in _SCEN_OWNER.items():
+        if scen == scenario:
+            values = SCENARIO_OPTIONS[scen][key]
+            out[key] = _choice({key: d.get(key, values[0])}, key, values)
+        elif key in d:
+            raise ValueError(f"option {key!r} needs the {scen} scenario")
     return out
