@@ -468,8 +468,16 @@ def content_document(content: Content) -> dict[str, Any]:
         "modules": {
             "inuit_myths": myths_content(content),
             "walking_on_ice": _walking_doc(content),
+            "legendary_expeditions": _legends_doc(content),
         },
     }
+
+
+def _legends_doc(content: Content) -> dict[str, Any]:
+    """Legendary Expeditions' sets and explorer events (:mod:`.wire_legends`)."""
+    from erebus.games.iceandsnow.wire_legends import legends_content_doc
+
+    return legends_content_doc(content)
 
 
 def _walking_doc(content: Content) -> dict[str, Any] | None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from erebus.games.iceandsnow import scoring, wire_walking
+from erebus.games.iceandsnow import scoring, wire_legends, wire_walking
 from erebus.games.iceandsnow.actions import Action
 from erebus.games.iceandsnow.content import CREW_KINDS, RESOURCES
 from erebus.games.iceandsnow.flow import ICEBREAK_DYNAMITE
@@ -84,12 +84,14 @@ def decision(
     if not out["mine"]:
         return out
     legal = st.legal_actions() if legal is None else legal
+    legal, free = wire_legends.split_free(st, legal)  # Kellett's look, Collinson's chart
     handler = _DETAILS.get(kind)
     if handler is not None:
         handler(st, out, legal)
     else:
         out["options"] = [{"action": a.to_json()} for a in legal]
         out["missing"] = []
+    wire_legends.add_free(st, out, free)
     return out
 
 
@@ -309,6 +311,7 @@ _DETAILS = {
     "compass": _compass,
     "action": _action,
     **wire_walking.WALKING_DETAILS,
+    **wire_legends.LEGENDS_DETAILS,
 }
 MISSING.update(wire_walking.WALKING_MISSING)
 
