@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from erebus.games.iceandsnow import wire_scenarios
 from erebus.games.iceandsnow.content import CREW_KINDS, RESOURCES
 from erebus.games.iceandsnow.effects import POWERS
 from erebus.games.iceandsnow.layout import (
@@ -105,7 +106,10 @@ def wire_view(state: State, seat: int | None) -> dict[str, Any]:
         "scores": st.scores(),
         "map": _map(st),
         "board": action_board(st, seat, legal),
-        "seats": [_seat(st, s, seat) | walking_seat(st, s) for s in range(st.n)],
+        "seats": [
+            wire_scenarios.scenario_seat(st, _seat(st, s, seat)) | walking_seat(st, s)
+            for s in range(st.n)
+        ],
         "cards": _cards(st, seat),
         "decks": _decks(st),
         "decision": decision(st, seat, legal),
@@ -199,6 +203,8 @@ def _scenario(st: State) -> dict[str, Any] | None:
         return None
     sc = st.scen()
     out: dict[str, Any] = {"id": scen, "objectives_missing": st.objectives_missing()}
+    if scen in wire_scenarios.SCENARIOS:  # Mysterious Epidemic, Amundsen's Voyage
+        return out | wire_scenarios.scenario_view(st)
     if scen == "lost-expedition":
         out.update(
             progress=st.le_progress,

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from erebus.games.iceandsnow import wire_scenarios
 from erebus.games.iceandsnow.content import CREW_KINDS, RESOURCES, ROLES, Content
 from erebus.games.iceandsnow.effects import Op
 from erebus.games.iceandsnow.wire_myths import myths_content
@@ -284,6 +285,8 @@ def _scenarios(content: Content) -> dict[str, Any]:
                 f"{content.regions[obj['cabin_forbidden_region']].name if obj.get('cabin_forbidden_region') in content.regions else '?'} "
                 "before the expedition is found; and complete the passage"
             )
+        elif sid in wire_scenarios.SCENARIOS:  # Mysterious Epidemic, Amundsen's Voyage
+            entry.update(wire_scenarios.content_entry(content, sid, sc))
         else:
             entry["compass"] = dict(sc.get("compass", {}))
             entry["pole_card"] = bool(sc.get("pole_card", False))

@@ -14,6 +14,7 @@ import { endPanel, overHeadline } from "./end.js";
 import { UI, actingSeat } from "./ui.js";
 import { EXT, loadExt } from "./ext.js";
 import { isPhone, onPhoneChange } from "./layout.js";
+import { solo2Info } from "./solo2.js";
 
 export { LOG_SKIP, eventRefs, eventText, normEvent } from "./events.js";
 
@@ -95,6 +96,7 @@ const expecting = (v) => phaseText(v);
 
 function scenarioPanel(v) {
   const sc = v.map.scenario; if (!sc) return null;
+  const solo = solo2Info(v); if (solo) return solo;  // Mysterious Epidemic, Amundsen's Voyage
   if (sc.id === "lost-expedition") {
     const boxes = [];
     for (let k = 1; k <= sc.progress_max; k++) boxes.push(h("span", { class: "is-pbox" + (k <= sc.progress ? " on" : "") }, String(k)));

@@ -14,6 +14,7 @@ import { anchor, anchorName, M, regionName } from "./material.js";
 import { cardEl } from "./cards.js";
 import { crewText, resText } from "./words.js";
 import { crossingBody, walkingBody } from "./walking.js";
+import { SOLO2_BODIES } from "./solo2.js";
 
 let lastKey = null;   // the decision last drawn (its first option is focused when it changes)
 
@@ -128,7 +129,8 @@ function compassBody(d) {
 }
 const BODIES = { setup: setupBody, section: sectionBody, start: startBody, destination: destinationBody, voyage: voyageBody,
   mast: mastBody, boiler: boilerBody, discard: discardBody, infirmary: infirmaryBody, eat: eatBody, compass: compassBody,
-  abandon: (d) => walkingBody("abandon", d), cargo: (d) => walkingBody("cargo", d), drop_upgrade: (d) => walkingBody("drop_upgrade", d), cans: (d) => walkingBody("cans", d) };
+  abandon: (d) => walkingBody("abandon", d), cargo: (d) => walkingBody("cargo", d), drop_upgrade: (d) => walkingBody("drop_upgrade", d), cans: (d) => walkingBody("cans", d),
+  ...Object.fromEntries(Object.entries(SOLO2_BODIES).map(([k, f]) => [k, (d) => f(d, cardEl)])) };
 
 function titleKey(d) { if (d.crossing) return "iact_title_crossing"; return d.kind === "setup" ? `iact_title_setup_${d.stage === "cartography" ? "cartography" : "investor"}` : `iact_title_${d.kind}`; }
 

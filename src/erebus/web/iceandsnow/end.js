@@ -10,6 +10,7 @@ import { t } from "../core/i18n.js";
 import { COLORS, seatName } from "../core/seats.js";
 import { endLinks, scoreChart } from "../core/end.js";
 import { overReason, investorName } from "./events.js";
+import { solo2Text } from "./solo2.js";
 import { regionName } from "./mapdata.js";
 
 function chartPoints(n, totals) {
@@ -53,7 +54,7 @@ export function endPanel() {
   if (scen) {
     const missing = (fs && fs.objectives_missing) || (v.map.scenario && v.map.scenario.objectives_missing) || [];
     parts.push(h("div", { class: "is-objectives" }, h("b", {}, t("is_objectives")), " ",
-      missing.length ? h("ul", {}, missing.map((m) => h("li", {}, m))) : h("span", { class: "ok" }, t("is_objectives_met"))));
+      missing.length ? h("ul", {}, missing.map((m) => h("li", {}, solo2Text(m) || m))) : h("span", { class: "ok" }, t("is_objectives_met"))));
   }
   const row = h("div", { class: "end-row" });
   if (fs && fs.scored) {

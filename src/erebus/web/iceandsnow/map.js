@@ -13,6 +13,7 @@ import { sendAction } from "../core/connection.js";
 import { MAP, anchorOf, anchorName, placedGeometry, project, regionName, sectionName } from "./mapdata.js";
 import { UI } from "./ui.js";
 import { creatureTokenLayer } from "./myths.js";
+import { inukLayer } from "./solo2.js";
 
 // A closed, smooth outline through the points (Catmull-Rom as cubic Béziers).
 function smooth(pts) {
@@ -226,6 +227,7 @@ export function renderMap() {
     svg.append(fg);
   }
   const creature = creatureTokenLayer(geo.anchorIds.map(anchorOf), Z); if (creature) svg.append(creature);
+  const inuit = inukLayer(Z); if (inuit) svg.append(inuit);  // Mysterious Epidemic
   svg.append(labels);
   return svg;
 }
