@@ -281,3 +281,28 @@ def test_the_reasons_and_words_are_known() -> None:
     assert used and not sorted(k for k in used if k not in en)
     for sid in ("mysterious-epidemic", "amundsens-voyage"):
         assert en[f"gopt_iceandsnow_scenario_{sid}"] and en[f"gopt_iceandsnow_scenario_{sid}_help"]
+
+
+def test_the_terminal_shows_both_scenarios() -> None:
+    """The terminal's map panel names the objectives, the disease and treatment cards or
+    the cylinders and Gjøa Haven; its menus word the scenarios' actions; ill crew are
+    not free there either."""
+    from erebus.terminal import iceandsnow_screen as scr
+
+    st = epidemic()
+    voyage_end(st, "D5")
+    kit.set_player(st, 0, species=["arctic_char_1", "arctic_hare_1"])
+    _action_phase_with(st, "T3")
+    text = scr.render_text(st, 0)
+    assert "Mysterious Epidemic:" in text and "Snow blindness (D5): sci" in text
+    assert "treatment Char and sorrel (T3)" in text and "(on disease cards)" in text
+    assert scr.crew_state(st, 0)["free"][2] == 0
+    (treat,) = [a for a in st.legal_actions() if a.kind == "treat"]
+    assert scr.describe(st, treat).startswith("treat (Char and sorrel, heals 2): sci")
+    for scenario, seed in (("mysterious-epidemic", 1), ("amundsens-voyage", 1)):
+        for step, s in enumerate(play(scenario, seed)):
+            for a in s.legal_actions():
+                assert scr.describe(s, a) != str(a), a  # worded, not the raw action
+            if step % 5 == 0:
+                text = scr.render_text(s, 0)
+                assert ("Amundsen's Voyage:" in text) == (scenario == "amundsens-voyage")

@@ -67,6 +67,9 @@ ICE_KIND_KEYS = {
     "infirmary": ("infirmary", "crew to the infirmary"),
     "eat": ("eat", "species card to eat"),
     "compass": ("compass", "compass: new anchor"),
+    "choose_upgrade": ("upgrade", "free upgrade (set-up)"),
+    "fall_ill": ("ill", "who falls ill"),
+    "treat": ("treat", "treatment (free)"),
     "pass": ("pass", "pass"),
 }
 ICE_SPACE_KEYS = {
