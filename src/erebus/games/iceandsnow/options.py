@@ -111,6 +111,13 @@ OPTIONS = (
         if module in IMPLEMENTED_MODULES
         for key, values in opts.items()
     ),
+    # Legendary Expeditions: deal 2 explorers, keep 1.  The API also takes one set
+    # letter per seat (``["A", "G"]``), which a lobby of choices cannot offer.
+    *(
+        GameOption("explorers", "choice", ("random",), "random", requires=("modules", m))
+        for m in ("legendary_expeditions",)
+        if m in IMPLEMENTED_MODULES
+    ),
 )
 
 

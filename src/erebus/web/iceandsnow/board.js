@@ -32,7 +32,8 @@ export function keysHelp() { return t("is_keys_help"); }
 export function prepare() { /* the map derives what it needs from APP.view on each drawing */ }
 
 const PHASES = { setup: "is_ph_setup", section: "is_ph_section", start: "is_ph_start", destination: "is_ph_destination", voyage: "is_ph_voyage",
-  action: "is_ph_action", boarding: "is_ph_boarding", over: "is_ph_over" };
+  action: "is_ph_action", boarding: "is_ph_boarding", over: "is_ph_over",
+  explorer: "ilg_ph_explorer", benevolent: "ilg_ph_benevolent", despot: "ilg_ph_despot" };
 export function phaseText(v) {
   const kind = v.over ? "over" : (v.decision && v.decision.kind) || v.phase;
   return t(PHASES[kind] || PHASES[v.phase] || "is_ph_action");

@@ -9,6 +9,7 @@ import { MAP, anchorName, regionName, sectionName } from "./mapdata.js";
 import { mythsEventText } from "./myths.js";
 import { walkingEventText, WALKING_REASONS } from "./walking.js";
 import { solo2EventText, solo2Progress, solo2Text } from "./solo2.js";
+import { legendsEventText } from "./legends.js";
 
 // Bookkeeping the personal boards already show; the log keeps what happened.
 export const LOG_SKIP = new Set(["InvestorChosen", "CartographyChosen"]);
@@ -60,7 +61,7 @@ const REASONS = ["attrition", "open voyage", "coastal voyage", "fuel 8–10", "f
   "survival deposit", "boiler", "mapping", "missing food", "document methods", "vow of silence", "trace the map", "lab research",
   "laboratory", "most dynamite", "took Lead", "solo expedition", "food shortage", "start", "species majority", "species cards",
   "cabin majority", "health", "morale", "investor", "cartography", "shelter majority", "final anchor", "health overflow", "morale overflow",
-  "creature", "death (curse)", "Inuit consulted", ...WALKING_REASONS];
+  "creature", "death (curse)", "Inuit consulted", "great discovery", "fuel 7–10", "fuel 3–6", "fuel 0–2", ...WALKING_REASONS];
 export const reasonKey = (r) => "is_r_" + r.toLowerCase().replace(/[–-]/g, "_").replace(/[^a-z0-9_]+/g, "_").replace(/_+/g, "_").replace(/^_|_$/g, "");
 const KNOWN = new Set(REASONS);
 export function reasonText(r) {
@@ -140,6 +141,7 @@ export function eventText(e) {
     case "ExplorerChosen": return k(e.type, { explorer: e.explorer });
     case "SailorGained": return k(e.type, { reason: reasonText(e.reason) });
     case "DiseaseRevealed": case "TreatmentRevealed": case "CrewIll": case "InuitSettled": return solo2EventText(e, k);
+    case "TopCardLooked": case "RouteForced": return legendsEventText(e, k);
     default: return e.text || e.type;
   }
 }

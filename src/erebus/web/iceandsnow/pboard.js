@@ -15,6 +15,7 @@ import { isPhone } from "./layout.js";
 import { EXT } from "./ext.js";
 import { curseMark, mythsSeatLine } from "./myths.js";
 import { walkingSeatLine } from "./walking.js";
+import { legendsSeatLine } from "./legends.js";
 import { cylinderMarks } from "./solo2.js";
 
 const CREW = ["captain", "carpenter", "scientist", "sailors", "inuit"];
@@ -142,6 +143,7 @@ export function playerBoard(i) {
   body.push(crewTable(me));
   const myth = mythsSeatLine(i); if (myth) body.push(myth);
   const sled = walkingSeatLine(i); if (sled) body.push(sled);
+  const lgd = legendsSeatLine(i); if (lgd) body.splice(0, 0, lgd);  // the explorer and ship cards first
   if (me.rescued) body.push(h("div", { class: "is-line warn-text" }, t("is_rescued", { n: me.rescued })));
   body.push(h("div", { class: "is-line" }, h("span", { class: "lbl" }, t("is_upgrades")),
     chips(me.upgrades.map((n) => card("upgrade", n, upgradeName(n))), "cards")));
