@@ -34,7 +34,7 @@ from rich.table import Table
 from rich.text import Text
 
 from erebus.core.events import Event
-from erebus.games.iceandsnow import wire_scenarios
+from erebus.games.iceandsnow import legends, legends_explorers, wire_legends, wire_scenarios
 from erebus.games.iceandsnow.actions import Action
 from erebus.games.iceandsnow.amundsen import AmundsenState
 from erebus.games.iceandsnow.content import CREW_KINDS, RESOURCES, Content
@@ -306,6 +306,8 @@ def describe(state: State, action: Action, brief: bool = False) -> str:
     k = action.kind
     if k in _SOLO2_KINDS:  # Mysterious Epidemic
         return _solo2_describe(state, action)
+    if k in _LEGENDS_KINDS:  # Legendary Expeditions
+        return _legends_describe(state, action)
     if k == "choose_investor" and action.card:
         inv = c.investors.get(action.card)
         if inv is None:
@@ -375,6 +377,8 @@ def describe(state: State, action: Action, brief: bool = False) -> str:
     if action.tile is not None:
         u = c.upgrades.get(action.tile)
         parts.append(f"tile {action.tile} {u.name} ({u.cost} wood)" if u else f"tile {action.tile}")
+    if action.slot is not None:  # George Back: the upgrade space he chose
+        parts.append(f"on upgrade space {action.slot}")
     if action.food is not None:
         # What the log will say: the cabin's own PP plus the PP for the food (§3.4).
         per = int(state.rules.get("cabin_food_per_pp", 1)) or 1
@@ -864,6 +868,7 @@ def player_rows(state: State, s: int, v: dict[str, Any], viewer: int | None) -> 
     if pv[b + RESCUED]:
         row(" rescued", f"{pv[b + RESCUED]} survivors (fed)")
     _solo2_rows(state, s, row)  # ill crew, black cylinders
+    _legends_rows(state, s, v, viewer, row)  # explorer, ship, kept powers
     if p.get("curse"):
         space = max(0, p["health"] - 1)
         eff = c.health.effects.get(space)
@@ -1295,3 +1300,85 @@ def _solo2_event(state: State, ev: Event, who: Any) -> str | None:
         verb = "strikes" if ev.ill else "heals"
         return f"{who(ev.seat)}: {names.get(ev.card, ev.card)} {verb} {crew_words(ev.crew)}."
     return None
+
+
+# -- Legendary Expeditions (§9.3): explorers, ships, their decisions -----------------------
+
+_LEGENDS_KINDS = ("choose_explorer", "benevolent", "despot", "track", "chart")
+_POWER_WORDS = {
+    "skilled_hunter": "Hunt with 1 rifle less when an Inuk goes",
+    "sled_master": "Improve the Sled with 1 Inuk alone",
+}
+
+
+def _set_line(k: str) -> str:
+    s = legends.sets()[k]
+    rewards = ", ".join(f"{w} +{n}" for w, n in s["ship_rewards"].items())
+    return f"{s['explorer']}: {wire_legends.ability_text(k)} · {s['ship']} (upgrade: {rewards})"
+
+
+def _legends_describe(state: State, action: Action) -> str:
+    k = action.kind
+    if k == "choose_explorer" and action.card:
+        return f"keep explorer {action.card} — {_set_line(action.card)}"
+    if k == "benevolent":
+        p = legends.params(state, int(state.current_player or 0))
+        return (
+            f"McClure: trade {p['food']} food for {p['morale']} morale"
+            if action.use
+            else ("McClure: stop trading")
+        )
+    if k == "despot":
+        d = state.decisions[0] if state.decisions else ["", 0, ""]
+        to = anchor_name(state.content, str(d[2])) if len(d) > 2 else "?"
+        return (
+            f"Belcher: force another route than to {to} (you choose the voyage type)"
+            if (action.use)
+            else f"Belcher: let the route to {to} stand"
+        )
+    if k == "track":
+        deck = "species" if action.space == "discover" else "hunting"
+        return f"Kellett: look at the top {deck} card (free; then take {space_label(state, action.space)})"
+    if k == "chart" and action.to:
+        seat = int(state.current_player or 0)
+        p = legends.params(state, seat)
+        pp = int(p["special_pp"])
+        if state.options.get("collinson_special_pp") == "mapping":
+            pp = legends.mapping_pp(state, seat)
+        cost = "maintenance" if getattr(state, "abandoned", None) else "fuel"
+        return (
+            f"Collinson: chart {region_name(state.content, action.to)} "
+            f"({cost} −{p['special_fuel']}, +{pp} PP; free)"
+        )
+    return str(action)
+
+
+def _legends_rows(state: State, s: int, v: dict[str, Any], viewer: int | None, row: Any) -> None:
+    """The seat's explorer and ship, its kept explorer events and its ability's counters
+    (the dealt pair only in its own view, Kellett's looked card only in his)."""
+    if "explorer" not in v or not state.module(legends.MODULE):
+        return
+    k = v["explorer"][s]
+    if not k:
+        pair = v["ex_dealt"][s]  # the owner's own view only
+        if pair:
+            row("explorer", f"choosing: {' or '.join(pair)}", DIM)
+        elif any(d[0] == "explorer" and int(d[1]) == s for d in state.decisions):
+            row("explorer", "choosing…", DIM)
+        return
+    row("explorer", _set_line(k))
+    for power in v["ex_held"][s]:
+        row(" kept", f"#{state.tables.powers[power][0]}: {_POWER_WORDS.get(power, power)}")
+    ability = legends.sets()[k]["ability"]
+    if ability == "despotic_tendencies":
+        row(" forces", f"{int(legends.params(state, s)['uses']) - v['ex_despot'][s]} left")
+    elif ability == "inuit_apprentice":
+        used = not legends_explorers.apprentice(state, s)
+        row(" Inuk", "crew member as an Inuk: " + ("used this round" if used else "ready"))
+    elif ability == "excellent_tracker":
+        raw = v["ex_peek"][s]
+        for i in range(0, len(raw), 3):
+            deck, card, space = raw[i : i + 3]
+            seen = card_label(state, str(card)) if card else "known to him"
+            bound = f" · must take {space_label(state, space)}" if space else ""
+            row(" look", f"top {deck} card: {seen}{bound}")
