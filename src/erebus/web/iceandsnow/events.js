@@ -59,7 +59,7 @@ const REASONS = ["attrition", "open voyage", "coastal voyage", "fuel 8–10", "f
   "survival deposit", "boiler", "mapping", "missing food", "document methods", "vow of silence", "trace the map", "lab research",
   "laboratory", "most dynamite", "took Lead", "solo expedition", "food shortage", "start", "species majority", "species cards",
   "cabin majority", "health", "morale", "investor", "cartography", "shelter majority", "final anchor", "health overflow", "morale overflow",
-  "creature", "death (curse)", ...WALKING_REASONS];
+  "creature", "death (curse)", "great discovery", ...WALKING_REASONS];
 export const reasonKey = (r) => "is_r_" + r.toLowerCase().replace(/[–-]/g, "_").replace(/[^a-z0-9_]+/g, "_").replace(/_+/g, "_").replace(/^_|_$/g, "");
 const KNOWN = new Set(REASONS);
 export function reasonText(r) {
@@ -137,6 +137,8 @@ export function eventText(e) {
     case "ShipsAbandoned": case "UpgradeDropped": case "CanOpened": case "SickSailor": return walkingEventText(e, k);
     case "ExplorerChosen": return k(e.type, { explorer: e.explorer });
     case "SailorGained": return k(e.type, { reason: reasonText(e.reason) });
+    case "TopCardLooked": return k(e.type, { deck: tr(`is_lookdeck_${e.deck}`, e.deck) });
+    case "RouteForced": return k(e.type, { anchor: anchorName(e.to) });
     default: return e.text || e.type;
   }
 }
@@ -147,6 +149,7 @@ export function eventRefs(e) {
     case "DestinationChosen": case "FleetMoved": return { anchors: [e.to] };
     case "DynamitePlaced": case "CabinBuilt": case "ShelterBuilt": return { anchors: [e.anchor] };
     case "RegionMapped": return { regions: [e.region] };
+    case "RouteForced": return { anchors: [e.to] };
     case "CartographyRevealed": return { regions: e.regions || [] };
     default: return null;
   }
