@@ -61,6 +61,9 @@ GAMES: dict[str, tuple[int, int, dict[str, Any], int]] = {
     "3p-inuit-myths": (3, 20, {"modules": ["inuit_myths"], "modes": ["survival"]}, 20),
     # Walking on Ice (§9.1): the ships abandoned voluntarily, the game ends on foot
     "2p-walking-on-ice": (2, 8, {"modules": ["walking_on_ice"]}, 8),
+    # Myths & Legends' solo scenarios (§9.4, §9.5): the longest of seeds 0-29 / 0-19
+    "solo-mysterious-epidemic": (1, 0, {"scenario": "mysterious-epidemic"}, 0),
+    "solo-amundsens-voyage": (1, 2, {"scenario": "amundsens-voyage"}, 2),
 }
 NOTABLE = (
     "CabinBuilt",
@@ -73,6 +76,8 @@ NOTABLE = (
     "ScenarioProgress",
     "CreatureRevealed",
     "ShipsAbandoned",
+    "DiseaseRevealed",
+    "TreatmentRevealed",
 )
 
 

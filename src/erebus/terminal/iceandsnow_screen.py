@@ -572,6 +572,24 @@ def map_panel(state: State, seat: int | None = None) -> Panel:
                 Style(color="#f0b0ff"),
             )
         )
+    elif scen == "mysterious-epidemic":
+        ill = " ".join(f"{e[0]}:{sum(e[1:])}" for e in v["ep_ill"]) or "nobody"
+        lines.append(
+            Text(
+                f"Mysterious Epidemic: ill {ill} · treatments {', '.join(v['ep_treat']) or 'none'}"
+                f" · Inuit at {', '.join(v['ep_inuit']) or 'nowhere'}",
+                Style(color="#f0b0ff"),
+            )
+        )
+    elif scen == "amundsens-voyage":
+        cyl = "".join("●" if x else "○" for x in v["am_cyl"])
+        lines.append(
+            Text(
+                f"Amundsen's Voyage: black cylinders {cyl} (health, morale right, left) · "
+                f"Gjøa Haven {'FOUNDED ✓' if v['am_founded'] else 'not founded'}",
+                Style(color="#f0b0ff"),
+            )
+        )
     lines.append(
         Text(
             "▶ fleet  ✸ dynamite (+1✸: 1 more)  ★ final-round anchor  ⚑ final anchor  "

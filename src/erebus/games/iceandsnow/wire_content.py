@@ -284,6 +284,24 @@ def _scenarios(content: Content) -> dict[str, Any]:
                 f"{content.regions[obj['cabin_forbidden_region']].name if obj.get('cabin_forbidden_region') in content.regions else '?'} "
                 "before the expedition is found; and complete the passage"
             )
+        elif sid == "mysterious-epidemic":
+            entry["settlements"] = [dict(c) for c in sc.get("settlements", [])]
+            entry["diseases"] = [dict(c) for c in sc.get("diseases", [])]
+            entry["treatments"] = [dict(c) for c in sc.get("treatments", [])]
+            entry["text"] = (
+                "at the end of each Voyage phase a disease card makes an officer (or 2 crew) "
+                "ill unless the fleet consults the Inuit of a mapped settlement, who teach a "
+                "treatment; keep a healthy crew member at the end of every Boarding phase "
+                "and complete the passage"
+            )
+        elif sid == "amundsens-voyage":
+            for key in ("explorer", "cylinders", "explore_remove", "coastal_deck", "haven_card"):
+                entry[key] = sc.get(key)
+            entry["text"] = (
+                "sail Amundsen's Gjøa (coastal voyages only; black cylinders cap health and "
+                "morale until a varied diet and long Explores remove them), found Gjøa Haven "
+                "with a cabin in the round its card is revealed, and complete the passage"
+            )
         else:
             entry["compass"] = dict(sc.get("compass", {}))
             entry["pole_card"] = bool(sc.get("pole_card", False))
