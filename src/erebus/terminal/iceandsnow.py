@@ -67,6 +67,9 @@ ICE_KIND_KEYS = {
     "infirmary": ("infirmary", "crew to the infirmary"),
     "eat": ("eat", "species card to eat"),
     "compass": ("compass", "compass: new anchor"),
+    "track": ("look", "look at a deck's top card"),
+    "chart": ("chart", "chart a region"),
+    "despot": ("despot", "force another route"),
     "pass": ("pass", "pass"),
 }
 ICE_SPACE_KEYS = {

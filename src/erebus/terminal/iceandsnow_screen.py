@@ -345,6 +345,15 @@ def describe(state: State, action: Action, brief: bool = False) -> str:
         return "open a food can: food +5, health −1"
     if k == "release_sailor":
         return "let the sick sailor die (−5 PP)"
+    if k == "track":  # Legendary Expeditions: Kellett (D)
+        deck = "species" if action.space == "discover" else "hunting"
+        return f"look at the top {deck} card, then {space_label(state, action.space)}"
+    if k == "chart" and action.to:  # Collinson (G)
+        return f"chart {region_name(c, action.to)}: fuel −1, +PP"
+    if k == "despot":  # Belcher (H)
+        if action.use:
+            return "force the leader onto another route (you choose the voyage type)"
+        return "let the leader's route stand"
     if k == "mast" and action.card:
         return f"mast: reveal event {event_card_label(state, int(action.card))}"
     if k == "boiler":
