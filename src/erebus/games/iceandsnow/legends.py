@@ -98,6 +98,23 @@ def letter(st: State, seat: int) -> str:
     return st.explorer[seat]
 
 
+def summary(k: str) -> dict[str, Any]:
+    """Set ``k`` in words for a player choosing it: explorer, ability, ship (and what
+    it adds to an upgrade), explorer event."""
+    s = sets()[k]
+    num = int(s["event"])
+    name = next(str(e["name"]) for e in legends_data.load()["events"] if e["number"] == num)
+    return {
+        "set": k,
+        "explorer": str(s["explorer"]),
+        "ability": str(s["ability"]),
+        "ship": str(s["ship"]),
+        "ship_rewards": dict(s["ship_rewards"]),
+        "event": num,
+        "event_name": name,
+    }
+
+
 def has(st: State, seat: int, ability: str) -> bool:
     """Does ``seat``'s explorer have ``ability`` (a :data:`.legends_data.ABILITIES` key)?"""
     k = letter(st, seat)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from erebus.games.iceandsnow import scoring, wire_walking
+from erebus.games.iceandsnow import legends, scoring, wire_walking
 from erebus.games.iceandsnow.actions import Action
 from erebus.games.iceandsnow.content import CREW_KINDS, RESOURCES
 from erebus.games.iceandsnow.flow import ICEBREAK_DYNAMITE
@@ -295,6 +295,30 @@ def _action(st: State, out: dict[str, Any], legal: list[Action]) -> None:
     out["missing"] = []
 
 
+def _explorer(st: State, out: dict[str, Any], legal: list[Action]) -> None:
+    """Legendary Expeditions: the two dealt explorers, each with its ship and event."""
+    out["options"] = [{"action": a.to_json(), **legends.summary(str(a.card))} for a in legal]
+    out["missing"] = []
+
+
+def _benevolent(st: State, out: dict[str, Any], legal: list[Action]) -> None:
+    """McClure at Boarding: trade food for morale (again), or stop."""
+    seat = st.current_player
+    assert seat is not None
+    p = legends.params(st, seat)
+    out["food"] = st.p(seat, FOOD)
+    out["options"] = [
+        {
+            "action": a.to_json(),
+            "use": bool(a.use),
+            "food": -int(p["food"]) if a.use else 0,
+            "morale": int(p["morale"]) if a.use else 0,
+        }
+        for a in legal
+    ]
+    out["missing"] = []
+
+
 _DETAILS = {
     "setup": _setup,
     "section": _section,
@@ -309,6 +333,8 @@ _DETAILS = {
     "compass": _compass,
     "action": _action,
     **wire_walking.WALKING_DETAILS,
+    "explorer": _explorer,
+    "benevolent": _benevolent,
 }
 MISSING.update(wire_walking.WALKING_MISSING)
 

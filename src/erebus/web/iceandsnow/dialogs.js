@@ -126,9 +126,22 @@ function compassBody(d) {
   for (const m of d.missing || []) kids.push(missingEl(anchorName(m.to), missingWhy(m.why)));
   return [h("p", {}, t("iact_compass_help", { from: anchorName(d.from) })), h("div", { class: "choices" }, kids)];
 }
+// Legendary Expeditions: keep one of the two dealt explorers; McClure's food for morale.
+function explorerBody(d) {
+  return [h("p", {}, t("iact_explorer_help")),
+    h("div", { class: "choices" }, d.options.map((o) => choice(o, [h("strong", {}, o.explorer),
+      h("span", { class: "muted" }, o.ship),
+      h("span", { class: "notes" }, t("iact_explorer_event", { n: o.event, name: o.event_name }))])))];
+}
+function benevolentBody(d) {
+  return [h("p", {}, t("iact_benevolent_help", { food: d.food })),
+    h("div", { class: "choices" }, d.options.map((o) => choice(o, [h("strong", {},
+      o.use ? t("iact_benevolent_yes", { food: -o.food, morale: o.morale }) : t("iact_benevolent_no"))])))];
+}
 const BODIES = { setup: setupBody, section: sectionBody, start: startBody, destination: destinationBody, voyage: voyageBody,
   mast: mastBody, boiler: boilerBody, discard: discardBody, infirmary: infirmaryBody, eat: eatBody, compass: compassBody,
-  abandon: (d) => walkingBody("abandon", d), cargo: (d) => walkingBody("cargo", d), drop_upgrade: (d) => walkingBody("drop_upgrade", d), cans: (d) => walkingBody("cans", d) };
+  abandon: (d) => walkingBody("abandon", d), cargo: (d) => walkingBody("cargo", d), drop_upgrade: (d) => walkingBody("drop_upgrade", d), cans: (d) => walkingBody("cans", d),
+  explorer: explorerBody, benevolent: benevolentBody };
 
 function titleKey(d) { if (d.crossing) return "iact_title_crossing"; return d.kind === "setup" ? `iact_title_setup_${d.stage === "cartography" ? "cartography" : "investor"}` : `iact_title_${d.kind}`; }
 
