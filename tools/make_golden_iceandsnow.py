@@ -64,6 +64,9 @@ GAMES: dict[str, tuple[int, int, dict[str, Any], int]] = {
     # Myths & Legends' solo scenarios (§9.4, §9.5): the longest of seeds 0-29 / 0-19
     "solo-mysterious-epidemic": (1, 0, {"scenario": "mysterious-epidemic"}, 0),
     "solo-amundsens-voyage": (1, 2, {"scenario": "amundsens-voyage"}, 2),
+    # Legendary Expeditions (§9.3): explorers dealt and kept, the passage completed
+    # (the longest 3-player game of seeds 0-79)
+    "3p-legendary-expeditions": (3, 40, {"modules": ["legendary_expeditions"]}, 40),
 }
 NOTABLE = (
     "CabinBuilt",
@@ -78,6 +81,7 @@ NOTABLE = (
     "ShipsAbandoned",
     "DiseaseRevealed",
     "TreatmentRevealed",
+    "ExplorerChosen",
 )
 
 
