@@ -512,3 +512,31 @@ def test_every_bot_plays_whole_games_with_the_abilities() -> None:
     names = ["mcts", "greedy", "random", "greedy"]
     st = legends(4, 7, explorers=[KELLETT, BELCHER, COLLINSON, ROSS])
     play_legal(st, [make_bot(names[i], seed=i, iterations=8) for i in range(4)])
+
+
+# ---------------------------------------------------------------- the browser's view
+
+
+def test_the_wire_view_lists_the_free_actions_and_hides_kellett_card() -> None:
+    """Charts and looks are the decision's ``free`` actions (with the options, every
+    legal action); the card Kellett looked at is in no other seat's view."""
+    seen: set[str] = set()
+    for seed in range(3):
+        st = legends(4, seed, explorers=[KELLETT, COLLINSON, BELCHER, ROSS])
+        rnd = random.Random(seed)
+        while not st.is_over:
+            seat = st.current_player
+            assert seat is not None
+            d = SPEC.wire_view(st, seat)["decision"]
+            legal = [a.to_json() for a in st.legal_actions()]
+            free = [f["action"] for f in d.get("free", [])]
+            seen.update(f["kind"] for f in d.get("free", []))
+            assert free == [a for a in legal if a["type"] in ("track", "chart", "open_can")]
+            if d["kind"] in ("destination", "voyage", "despot"):
+                assert [o["action"] for o in d["options"]] + free == legal
+            top = legends_explorers.looked_card(st, 0, "species")
+            if top is not None:
+                for other in (1, 2, 3, None):
+                    assert top not in json.dumps(SPEC.wire_view(st, other))
+            st.apply(rnd.choice(st.legal_actions()))
+    assert {"track", "chart"} <= seen

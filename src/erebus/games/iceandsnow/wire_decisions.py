@@ -27,6 +27,7 @@ from erebus.games.iceandsnow.layout import (
     SHELTERS,
     F,
 )
+from erebus.games.iceandsnow.legends_explorers import TRACK_SPACES
 
 if TYPE_CHECKING:
     from erebus.games.iceandsnow.state import State
@@ -120,7 +121,28 @@ def _start(st: State, out: dict[str, Any], legal: list[Action]) -> None:
     out["missing"] = []
 
 
+#: Legendary Expeditions' free actions (no turn used): Kellett's look, Collinson's chart.
+EXPLORER_FREE = ("track", "chart")
+
+
+def _explorer_free(out: dict[str, Any], legal: list[Action]) -> list[Action]:
+    """The explorers' free actions go to ``out["free"]`` (after Walking on Ice's, same
+    shape: ``action`` and ``kind``); the other legal actions are returned."""
+    mine = [a for a in legal if a.kind in EXPLORER_FREE]
+    if not mine:
+        return legal
+    free = out.setdefault("free", [])
+    for a in mine:
+        if a.kind == "chart":
+            free.append({"action": a.to_json(), "kind": "chart", "region": a.to})
+        else:
+            deck = TRACK_SPACES.get(str(a.space), "species")
+            free.append({"action": a.to_json(), "kind": "track", "space": a.space, "deck": deck})
+    return [a for a in legal if a.kind not in EXPLORER_FREE]
+
+
 def _destination(st: State, out: dict[str, Any], legal: list[Action]) -> None:
+    legal = _explorer_free(out, legal)  # Collinson may chart at his destination choice
     t = st.tables
     routes = dict(st.destinations())
     placed = {i for i, _ in st.placed_key()}
@@ -152,6 +174,7 @@ def _destination(st: State, out: dict[str, Any], legal: list[Action]) -> None:
 
 
 def _voyage(st: State, out: dict[str, Any], legal: list[Action]) -> None:
+    legal = _explorer_free(out, legal)  # Collinson may chart at his voyage choice
     if getattr(st, "abandoned", None):  # Walking on Ice: the Crossing phase
         wire_walking.crossing(st, out, legal)
         return
@@ -288,6 +311,7 @@ def _action(st: State, out: dict[str, Any], legal: list[Action]) -> None:
     here only how many actions there are and whether passing is allowed."""
     wire_walking.free_actions(st, out, legal)
     legal = [a for a in legal if a.kind not in wire_walking.FREE_ACTIONS]
+    legal = _explorer_free(out, legal)
     passes = sum(1 for a in reversed(legal[-1:]) if a.kind == "pass")  # pass comes last
     out["takes"] = len(legal) - passes
     out["can_pass"] = bool(passes)
