@@ -399,6 +399,8 @@ def test_belcher_forces_another_route_and_chooses_the_voyage_type() -> None:
     st.apply(first)
     assert st.pending == "despot" and st.current_player == 1
     assert st.dest is None, "the route is not set yet"
+    wire = SPEC.wire_view(st, 1)["decision"]
+    assert wire["to"] == first.to and wire["leader"] == 0
     st = roundtrip(st)
     events = st.apply(Action("despot", use=True))
     assert [e for e in events if isinstance(e, RouteForced)]

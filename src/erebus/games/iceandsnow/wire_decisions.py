@@ -343,6 +343,15 @@ def _benevolent(st: State, out: dict[str, Any], legal: list[Action]) -> None:
     out["missing"] = []
 
 
+def _despot(st: State, out: dict[str, Any], legal: list[Action]) -> None:
+    """Belcher (Legendary Expeditions H): force the leader off the route to ``to``?"""
+    d = st.decisions[0]
+    out["to"] = str(d[2])
+    out["leader"] = st.leader
+    out["options"] = [{"action": a.to_json(), "use": bool(a.use)} for a in legal]
+    out["missing"] = []
+
+
 _DETAILS = {
     "setup": _setup,
     "section": _section,
@@ -355,6 +364,7 @@ _DETAILS = {
     "infirmary": _infirmary,
     "eat": _eat,
     "compass": _compass,
+    "despot": _despot,
     "action": _action,
     **wire_walking.WALKING_DETAILS,
     "explorer": _explorer,
