@@ -327,7 +327,7 @@ def collinson_turn(**opts: Any) -> State:
 def test_collinson_charts_a_region_a_route_leads_to_for_fuel() -> None:
     st = collinson_turn()
     targets = {a.to for a in st.legal_actions() if a.kind == "chart"}
-    routes = st.tables.routes_from(st.placed_key(), st.fleet)
+    routes = st.destinations()
     assert targets == {st.region_of(to) for to, _ in routes} - set(st.mapped)
     fuel, pp, tokens = st.p(0, FUEL), st.scores()[0], st.carto_tokens
     events = st.apply(Action("chart", to="devon"))
