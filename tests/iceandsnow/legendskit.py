@@ -1,8 +1,8 @@
 """Helpers for the Legendary Expeditions tests (reference §9.3), on top of the kit.
 
-The module is still refused by ``options.IMPLEMENTED_MODULES`` until all of its
-abilities play; :func:`enabled` (or the ``legends_on`` fixture, imported into a
-test file) lets a test play it meanwhile.  Positions are set up with
+The module is in ``options.IMPLEMENTED_MODULES``; :func:`enabled` (and the
+``legends_on`` fixture, imported into a test file) still make sure of it, so that
+the tests also run on a branch where it is switched off.  Positions are set up with
 :mod:`erebus.games.iceandsnow.kit`; the rules are then driven through the public
 API (``legal_actions``, ``apply``, ``player``, events).
 """
@@ -24,7 +24,7 @@ LEGENDS: dict[str, Any] = {"modules": [MODULE]}
 
 @contextmanager
 def enabled() -> Iterator[None]:
-    """Play the module although ``IMPLEMENTED_MODULES`` does not list it yet."""
+    """Play the module even if ``IMPLEMENTED_MODULES`` does not list it."""
     saved = options.IMPLEMENTED_MODULES
     options.IMPLEMENTED_MODULES = saved | {MODULE}
     try:

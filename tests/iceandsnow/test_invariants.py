@@ -50,7 +50,7 @@ from hypothesis import strategies as hs
 
 from erebus.core.errors import IllegalAction
 from erebus.games import iceandsnow as game
-from erebus.games.iceandsnow import kit
+from erebus.games.iceandsnow import kit, legends
 from erebus.games.iceandsnow.action_phase import column_index
 from erebus.games.iceandsnow.actions import Action
 from erebus.games.iceandsnow.content import CREW_KINDS, RESOURCES
@@ -60,6 +60,7 @@ from erebus.games.iceandsnow.events import (
     DynamitePlaced,
     GameOver,
     ResourceChanged,
+    SailorGained,
     ScenarioProgress,
     ScoreChanged,
     TrackChanged,
@@ -151,6 +152,9 @@ def expected_cards(st: State) -> dict[str, Counter[Any]]:
             for e in c.events.values()
             if (opts["extra_events"] or not e.optional) and e.deck != "walking"
         ]
+    if st.explorer:  # Legendary Expeditions: the explorer events of the sets in play only
+        ours = [int(legends.sets()[k]["event"]) for k in st.explorer if k]
+        events = [e for e in events if e not in legends.event_numbers()] + ours
     out: dict[str, Counter[Any]] = {
         "hunting": Counter(hunting),
         "species": Counter(
@@ -355,6 +359,8 @@ class Checker:
         assert st.inuit_pool >= 0 and st.inuit_pool + inuit == limit
         assert all(b >= 0 for b in st.boxes)
         # cards
+        if st.explorer:  # the explorer events join the game as the sets are chosen
+            self.expected["events"] = expected_cards(st)["events"]
         where = card_locations(st)
         for family, cards in self.expected.items():
             assert where[family] == cards, f"{family} cards not conserved"
@@ -532,6 +538,8 @@ class Checker:
             elif isinstance(e, CrewLost):
                 assert e.kind == "sailor"
                 lost_sailors[e.seat] += 1
+            elif isinstance(e, SailorGained):  # Legendary Expeditions' event 51
+                lost_sailors[e.seat] -= 1
             elif isinstance(e, ScenarioProgress) and e.what == "the lost expedition is found":
                 assert pv0[RESCUED] == 0 and st.p(0, RESCUED) > 0
         fields = {"pp": PP, **TRACK_INDEX, **RES}

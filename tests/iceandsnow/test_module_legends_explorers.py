@@ -32,11 +32,12 @@ from erebus.games.iceandsnow.spec import SPEC
 from erebus.games.iceandsnow.state import State
 from iceandsnow import test_module_legends_games as legends_games
 from iceandsnow.legendskit import legends, legends_on  # noqa: F401
-from iceandsnow.test_module_legends_games import _kept_cards  # noqa: F401
 from support.bots import play_legal
 from support.whole_game import fuzz_settings
 
 ROSS, KELLETT, COLLINSON, BELCHER = "C", "D", "G", "H"
+#: the whole-game checker's card accounting fixture, while its module has one
+_kept_cards = getattr(legends_games, "_kept_cards", None)
 
 
 def roundtrip(st: State) -> State:
@@ -326,7 +327,7 @@ def collinson_turn(**opts: Any) -> State:
 def test_collinson_charts_a_region_a_route_leads_to_for_fuel() -> None:
     st = collinson_turn()
     targets = {a.to for a in st.legal_actions() if a.kind == "chart"}
-    routes = st.tables.routes_from(st.placed_key(), st.fleet)
+    routes = st.destinations()
     assert targets == {st.region_of(to) for to, _ in routes} - set(st.mapped)
     fuel, pp, tokens = st.p(0, FUEL), st.scores()[0], st.carto_tokens
     events = st.apply(Action("chart", to="devon"))
@@ -398,6 +399,8 @@ def test_belcher_forces_another_route_and_chooses_the_voyage_type() -> None:
     st.apply(first)
     assert st.pending == "despot" and st.current_player == 1
     assert st.dest is None, "the route is not set yet"
+    wire = SPEC.wire_view(st, 1)["decision"]
+    assert wire["to"] == first.to and wire["leader"] == 0
     st = roundtrip(st)
     events = st.apply(Action("despot", use=True))
     assert [e for e in events if isinstance(e, RouteForced)]
@@ -511,3 +514,31 @@ def test_every_bot_plays_whole_games_with_the_abilities() -> None:
     names = ["mcts", "greedy", "random", "greedy"]
     st = legends(4, 7, explorers=[KELLETT, BELCHER, COLLINSON, ROSS])
     play_legal(st, [make_bot(names[i], seed=i, iterations=8) for i in range(4)])
+
+
+# ---------------------------------------------------------------- the browser's view
+
+
+def test_the_wire_view_lists_the_free_actions_and_hides_kellett_card() -> None:
+    """Charts and looks are the decision's ``free`` actions (with the options, every
+    legal action); the card Kellett looked at is in no other seat's view."""
+    seen: set[str] = set()
+    for seed in range(3):
+        st = legends(4, seed, explorers=[KELLETT, COLLINSON, BELCHER, ROSS])
+        rnd = random.Random(seed)
+        while not st.is_over:
+            seat = st.current_player
+            assert seat is not None
+            d = SPEC.wire_view(st, seat)["decision"]
+            legal = [a.to_json() for a in st.legal_actions()]
+            free = [f["action"] for f in d.get("free", [])]
+            seen.update(f["kind"] for f in d.get("free", []))
+            assert free == [a for a in legal if a["type"] in ("track", "chart", "open_can")]
+            if d["kind"] in ("destination", "voyage", "despot"):
+                assert [o["action"] for o in d["options"]] + free == legal
+            top = legends_explorers.looked_card(st, 0, "species")
+            if top is not None:
+                for other in (1, 2, 3, None):
+                    assert top not in json.dumps(SPEC.wire_view(st, other))
+            st.apply(rnd.choice(st.legal_actions()))
+    assert {"track", "chart"} <= seen

@@ -16,7 +16,6 @@ action (Walking on Ice's too, ``test_module_walking_games.py``), plus:
 from __future__ import annotations
 
 import random
-from collections import Counter
 from typing import Any
 
 import pytest
@@ -24,8 +23,7 @@ from hypothesis import given
 from hypothesis import strategies as hs
 
 from erebus.games.iceandsnow import legends
-from erebus.games.iceandsnow.events import SailorGained
-from erebus.games.iceandsnow.layout import SAILORS, SLED, F
+from erebus.games.iceandsnow.layout import SLED, F
 from iceandsnow.legendskit import MODULE, legends_on  # noqa: F401
 from iceandsnow.test_invariants import Checker, pick
 from iceandsnow.test_module_walking_games import WalkingChecker
@@ -36,7 +34,6 @@ class LegendsMixin:
     """The module's invariants on top of a checker (see the module docstring)."""
 
     st: Any
-    expected: dict[str, Counter[Any]]
 
     def check_state(self) -> None:
         st = self.st
@@ -48,11 +45,6 @@ class LegendsMixin:
         for s in range(st.n):
             assert bool(st.ex_dealt[s]) == (s in pending), "a dealt pair without its choice"
             assert bool(st.explorer[s]) != (s in pending)
-        # the explorer events of the sets in play join the card set, the others never
-        # (``expected_cards`` counted every card of the content, all ten explorer events)
-        base = self.expected["events"] - Counter(legends.event_numbers())
-        ours = Counter(int(legends.sets()[k]["event"]) for k in in_play)
-        self.expected["events"] = base + ours
         rescuing = any(
             op.op == "rescue_sailor"
             for k in in_play
@@ -62,40 +54,7 @@ class LegendsMixin:
         super().check_state()  # type: ignore[misc]
 
 
-def _kept_events(st: Any) -> list[int]:
-    """Explorer events kept by their takers (in ``ex_held``/``ex_due``), not on the table."""
-    out = []
-    for powers in (*st.ex_held, *st.ex_due):
-        for p in powers:
-            num = st.tables.powers[p][0]
-            if st.event != num:
-                out.append(num)
-    return out
-
-
-def _patched_locations() -> Any:
-    """``test_invariants.card_locations`` plus the kept explorer events."""
-    import iceandsnow.test_invariants as inv
-
-    base = inv.card_locations
-
-    def card_locations(st: Any) -> dict[str, Counter[Any]]:
-        out = base(st)
-        if st.explorer:
-            out["events"] += Counter(_kept_events(st))
-        return out
-
-    return base, card_locations
-
-
 class LegendsChecker(LegendsMixin, Checker):
-    def explain(self, pv0: list[int], events: list[Any], held0: list[int] | None = None) -> None:
-        gained = Counter(e.seat for e in events if isinstance(e, SailorGained))
-        pv0 = pv0[:]
-        for s, k in gained.items():
-            pv0[F * s + SAILORS] += k
-        super().explain(pv0, events, held0)
-
     def check_views(self, determinize: bool) -> None:
         super().check_views(determinize)
         st = self.st
@@ -129,14 +88,6 @@ class LegendsWalkingChecker(LegendsChecker, WalkingChecker):
         finally:
             st.pv[F * seat + SLED] -= over
             st._legal = None
-
-
-@pytest.fixture(autouse=True)
-def _kept_cards(monkeypatch: pytest.MonkeyPatch) -> None:
-    import iceandsnow.test_invariants as inv
-
-    _, patched = _patched_locations()
-    monkeypatch.setattr(inv, "card_locations", patched)
 
 
 def run(players: int, seed: int, options: dict[str, Any], policy_seed: int) -> Any:
@@ -224,3 +175,45 @@ def legends_game(players: int, seed: int, explorers: list[str]) -> Any:
     from erebus.games import iceandsnow as game
 
     return game.new_game(players, seed, {"modules": [MODULE], "explorers": explorers})
+
+
+# ------------------------------------------------------------------ bots
+
+
+@pytest.mark.parametrize(
+    ("players", "options"),
+    [
+        (3, {"modules": [MODULE]}),
+        (2, {"modules": [MODULE, "walking_on_ice"], "explorers": ["A", "I"]}),
+        (4, {"modules": [MODULE, "inuit_myths"], "explorers": ["B", "E", "F", "D"]}),
+        (1, {"modules": [MODULE], "scenario": "lost-expedition"}),
+    ],
+    ids=["3p", "2p-walk", "4p-myths", "le"],
+)
+def test_every_bot_plays_whole_games_with_the_module(players: int, options: dict[str, Any]) -> None:
+    from erebus.bots import make_bot
+    from erebus.games import iceandsnow as game
+    from support.bots import play_legal
+
+    names = ["mcts", "greedy", "random", "greedy"]
+    state = game.new_game(players, seed=players, options=options)
+    play_legal(state, [make_bot(names[i], seed=i, iterations=8) for i in range(players)])
+    assert state.is_over
+
+
+def test_bots_do_not_see_the_other_dealt_explorers() -> None:
+    """Seat 1 chooses its explorer: the other pairs and the box dealt anew, same choice."""
+    from erebus.games import iceandsnow as game
+    from support.bots import assert_same_choice
+
+    state = game.new_game(3, 4, {"modules": [MODULE]})
+    state.apply(state.legal_actions()[0])
+    seat = state.current_player
+    assert seat == 1 and state.pending == "explorer"
+    other = state.clone()
+    other.resample_hidden(987654321, seat=seat)
+    assert other.ex_dealt[1] == state.ex_dealt[1]
+    assert other.ex_dealt[2] != state.ex_dealt[2] or other.ex_box != state.ex_box
+    assert state.view(seat) == other.view(seat)
+    for name in ("greedy", "mcts"):
+        assert_same_choice(name, state, other)

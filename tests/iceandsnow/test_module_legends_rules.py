@@ -491,3 +491,30 @@ def test_same_seed_same_game() -> None:
         b.apply(act)
     assert a.to_json() == b.to_json()
     assert Counter(a.explorer) == Counter(b.explorer)
+
+
+# ------------------------------------------------------------------ the browser's decisions
+
+
+def test_the_wire_view_words_the_explorer_choice_and_mcclure_trade() -> None:
+    from erebus.games.iceandsnow.spec import SPEC
+
+    st = new_game(2, 3, {"modules": [MODULE]})
+    mine = SPEC.wire_view(st, 0)["decision"]
+    assert mine["kind"] == "explorer" and mine["mine"]
+    got = {o["set"]: o for o in mine["options"]}
+    assert sorted(got) == st.ex_dealt[0]
+    k = st.ex_dealt[0][0]
+    assert got[k]["explorer"] == SETS[k]["explorer"] and got[k]["event"] == SETS[k]["event"]
+    assert got[k]["action"] == {"type": "choose_explorer", "card": k}
+    theirs = SPEC.wire_view(st, 1)["decision"]
+    assert theirs == {"kind": "explorer", "seat": 0, "mine": False}  # no dealt card shown
+    st = lg(2, ["F", "A"])
+    kit.set_player(st, 0, food=20)
+    kit.start_boarding(st)
+    d = SPEC.wire_view(st, 0)["decision"]
+    assert d["kind"] == "benevolent" and d["food"] == st.player(0)["food"]
+    assert [(o["use"], o["food"], o["morale"]) for o in d["options"]] == [
+        (True, -3, 1),
+        (False, 0, 0),
+    ]

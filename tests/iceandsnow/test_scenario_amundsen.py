@@ -228,6 +228,18 @@ def test_event_53_lets_one_inuk_improve_the_sled_alone() -> None:
     assert st.player(0)["sled"] == 2
 
 
+def test_amundsen_searches_with_seven_dogs_in_lost_expedition() -> None:
+    from erebus.games.iceandsnow.action_phase import available_sled_level
+
+    st = kit.game(
+        1,
+        2,
+        {"scenario": "lost-expedition", "modules": ["legendary_expeditions"], "explorers": ["J"]},
+    )
+    kit.set_player(st, 0, sled=4)
+    assert st.pv[DOGS] == 0 and available_sled_level(st, 0) == 4
+
+
 def test_set_j_in_a_multiplayer_game() -> None:
     st = legends(2, 3, explorers=["J", "A"])
     assert st.player(0)["dogs"] == 0 and st.player(1)["dogs"] == 3
@@ -283,9 +295,12 @@ def test_random_games_reach_the_scenario_rules() -> None:
     seen: set[str] = set()
     for seed in range(12):
         st = game.new_game(1, seed, AV)
+        assert isinstance(st, AmundsenState)
         rnd = random.Random(seed)
         while not st.is_over:
             a = rnd.choice(st.legal_actions())
+            assert st.pv[HEALTH] <= st.track_limit("health")
+            assert st.pv[MORALE] <= st.track_limit("morale")
             for e in st.apply(a):
                 if isinstance(e, EventRevealed):
                     seen.add(str(e.number))

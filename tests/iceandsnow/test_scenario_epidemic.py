@@ -118,15 +118,16 @@ def test_hire_an_inuk_is_blocked() -> None:
 def test_east_and_every_new_section_get_their_inuit() -> None:
     st = epidemic(seed=2)
     card = next(c for c in SCEN["settlements"] if c["id"] == st.ep_settlement)
-    assert st.ep_inuit == card["anchors"]["east"]["A"]  # East at set-up (EP2)
+    east = card["anchors"]["east"]["A"]
+    assert st.ep_inuit == east  # East at set-up (EP2)
     pool = st.inuit_pool
-    assert pool == 15 - 2
+    assert pool == 15 - len(east)
     st.dest = "croker_bay"  # a section edge: Central East comes next
     st.phase = "section"
     st._legal = None
     st.apply(Action("section", side="B"))
     want = card["anchors"]["central_east"]["B"]
-    assert st.ep_inuit[-2:] == want and st.inuit_pool == pool - 2
+    assert st.ep_inuit[-len(want) :] == want and st.inuit_pool == pool - len(want)
 
 
 # ------------------------------------------------------------------ falling ill

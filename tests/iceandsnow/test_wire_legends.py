@@ -180,8 +180,8 @@ def test_the_choice_shows_the_pair_to_its_owner_only() -> None:
     assert d["kind"] == "explorer" and d["mine"]
     assert sorted(o["card"] for o in d["options"]) == st.ex_dealt[me]
     for o in d["options"]:
-        assert o["set"]["explorer"] == legends.sets()[o["card"]]["explorer"]
-        assert o["set"]["ability"] in ABILITY_TEXTS
+        assert o["set"] == o["card"] and o["explorer"] == legends.sets()[o["card"]]["explorer"]
+        assert o["ability"] in ABILITY_TEXTS and o["event_name"]
     for other in (None, *(s for s in range(3) if s != me)):
         w = wire_view(st, other)
         assert "options" not in w["decision"]

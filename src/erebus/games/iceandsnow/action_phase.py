@@ -180,7 +180,7 @@ def available_sled_level(st: State, seat: int) -> int:
     """Lost Expedition: the highest sled level up to the sled track whose dog group
     has at least one dog (the Spanish edition's reading, decision 13)."""
     groups = st.content.tracks["dogs"].get("groups", [])
-    dogs = st.p(seat, DOGS)
+    dogs = legends.sled_dogs(st, seat) if st.explorer else st.p(seat, DOGS)  # J: track of 7
     level = 0
     for i, g in enumerate(groups, start=1):
         if i <= sled_for_explore(st, seat) and dogs >= int(g[0]):

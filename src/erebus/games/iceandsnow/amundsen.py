@@ -196,6 +196,10 @@ class AmundsenState(State):
             self.am_founded = True
             ev.append(ScenarioProgress("Gjøa Haven is founded", 1))
 
+    def scenario_value(self, seat: int) -> float:
+        """Each black cylinder left caps a track: a bot likes removing them."""
+        return -3.0 * sum(self.am_cyl)
+
     def objectives_missing(self) -> list[str]:
         return [] if self.am_founded else ["Gjøa Haven was not founded"]
 

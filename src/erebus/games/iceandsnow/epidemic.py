@@ -297,6 +297,12 @@ class EpidemicState(State):
             return
         super()._step_cleanup(ev)
 
+    def scenario_value(self, seat: int) -> float:
+        """Ill crew cost a bot dearly (6 of them lose), treatments beside the board help."""
+        ill = sum(self.ill_crew(seat))
+        healthy = self.healthy_non_inuit(seat)
+        return -6.0 * ill + 3.0 * len(self.ep_treat) - (40.0 if healthy <= 1 else 0.0)
+
     def objectives_missing(self) -> list[str]:
         """The healthy-crew objective loses at once; the passage is the other."""
         return []

@@ -98,6 +98,23 @@ def letter(st: State, seat: int) -> str:
     return st.explorer[seat]
 
 
+def summary(k: str) -> dict[str, Any]:
+    """Set ``k`` in words for a player choosing it: explorer, ability, ship (and what
+    it adds to an upgrade), explorer event."""
+    s = sets()[k]
+    num = int(s["event"])
+    name = next(str(e["name"]) for e in legends_data.load()["events"] if e["number"] == num)
+    return {
+        "set": k,
+        "explorer": str(s["explorer"]),
+        "ability": str(s["ability"]),
+        "ship": str(s["ship"]),
+        "ship_rewards": dict(s["ship_rewards"]),
+        "event": num,
+        "event_name": name,
+    }
+
+
 def has(st: State, seat: int, ability: str) -> bool:
     """Does ``seat``'s explorer have ``ability`` (a :data:`.legends_data.ABILITIES` key)?"""
     k = letter(st, seat)
@@ -134,7 +151,7 @@ def holds_power(st: State, seat: int, power: str) -> bool:
 # -- set-up ---------------------------------------------------------------------------
 
 
-def setup(st: State) -> None:
+def setup(st: State, ev: list[Event] | None = None) -> None:
     """No seat has a set yet; ``"explorers": [letters]`` assigns them in seat order.
 
     With ``"random"`` each seat is dealt two explorer cards (kept in ``ex_dealt``
@@ -154,7 +171,7 @@ def setup(st: State) -> None:
     if chosen != "random":
         st.ex_box = sorted(sets())  # every set not in play stays in the box
         for seat, k in enumerate(chosen):
-            assign(st, seat, str(k))
+            assign(st, seat, str(k), ev=ev)
         return
     pool = sorted(sets())
     st._shuffle(pool)
@@ -165,16 +182,16 @@ def setup(st: State) -> None:
         st.decisions.append(["explorer", seat])
 
 
-def choose(st: State, seat: int, k: str) -> None:
+def choose(st: State, seat: int, k: str, ev: list[Event] | None = None) -> None:
     """``seat`` keeps ``k`` of its dealt pair; the other card is boxed."""
     pair = st.ex_dealt[seat]
     assert k in pair, (k, pair)
     st.ex_box = sorted([*st.ex_box, *(x for x in pair if x != k)])
     st.ex_dealt[seat] = []
-    assign(st, seat, k)
+    assign(st, seat, k, ev=ev)
 
 
-def assign(st: State, seat: int, k: str, event: bool = True) -> None:
+def assign(st: State, seat: int, k: str, event: bool = True, ev: list[Event] | None = None) -> None:
     """Give ``seat`` set ``k``: its explorer and ship; with ``event`` its explorer
     event replaces a random card of its deck (L3: each deck keeps its size; the
     replaced card goes to the box).  A solo scenario calls this at set-up for its
@@ -184,7 +201,7 @@ def assign(st: State, seat: int, k: str, event: bool = True) -> None:
     if k in st.explorer:
         raise ValueError(f"explorer set {k} is in play already")
     st.explorer[seat] = k
-    legends_j.assigned(st, seat)  # set J: Amundsen places no dogs
+    legends_j.assigned(st, seat, [] if ev is None else ev)  # set J: Amundsen places no dogs
     if k in st.ex_box:
         st.ex_box.remove(k)
     if not event:
@@ -364,7 +381,7 @@ def resolve(st: State, d: list[Any], a: Action, ev: list[Event]) -> None:
     kind, seat = d[0], int(d[1])
     if kind == "explorer":
         assert a.card is not None
-        choose(st, seat, a.card)
+        choose(st, seat, a.card, ev)
         ev.append(ExplorerChosen(seat, a.card, str(sets()[a.card]["explorer"])))
     elif kind == "benevolent" and a.use:
         p = params(st, seat)

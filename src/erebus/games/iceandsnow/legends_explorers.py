@@ -31,7 +31,7 @@ nothing unless the seat's explorer has the ability (``legends.has``).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from erebus.core.events import Event
 from erebus.games.iceandsnow import legends
@@ -85,8 +85,10 @@ def _abandoned(st: State) -> bool:
 
 def chart_targets(st: State, seat: int) -> list[str]:
     """The regions Collinson may chart now (sorted): unmapped regions holding an
-    anchor that a route from the fleet's anchor leads to, while a cartography
-    token is left and he can lower fuel (maintenance) by the cost."""
+    anchor that a route from the fleet's anchor leads to (the routes the
+    Destination step reads: Walking on Ice's walking routes once the ships are
+    abandoned), while a cartography token is left and he can lower fuel
+    (maintenance) by the cost."""
     if not _has(st, seat, DISCOVERY) or st.carto_tokens <= 0 or st.fleet is None:
         return []
     cost = int(legends.params(st, seat)["special_fuel"])
@@ -95,7 +97,8 @@ def chart_targets(st: State, seat: int) -> list[str]:
             return []
     elif st.p(seat, FUEL) < cost:
         return []
-    regions = {st.region_of(to) for to, _ in st.tables.routes_from(st.placed_key(), st.fleet)}
+    flow = cast("FlowRules", st)  # the routes the Destination step would offer now
+    regions = {st.region_of(to) for to, _ in flow.destinations()}
     return sorted(regions - set(st.mapped))
 
 

@@ -22,6 +22,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from erebus.core.events import Event
+from erebus.games.iceandsnow.events import ResourceChanged
 from erebus.games.iceandsnow.layout import DOGS, F
 
 if TYPE_CHECKING:
@@ -49,9 +51,10 @@ def virtual_dogs(st: State, seat: int) -> int | None:
     return int(legends.params(st, seat)["dogs_as"])
 
 
-def assigned(st: State, seat: int) -> None:
-    """Set J joins ``seat``: the starting dogs are not placed (AV6)."""
-    if amundsen(st, seat):
+def assigned(st: State, seat: int, ev: list[Event]) -> None:
+    """Set J joins ``seat``: the starting dogs are not placed (AV6), and say so."""
+    if amundsen(st, seat) and st.pv[F * seat + DOGS]:
+        ev.append(ResourceChanged(seat, "dogs", -st.pv[F * seat + DOGS], "Roald Amundsen"))
         st.pv[F * seat + DOGS] = 0
 
 

@@ -22,7 +22,9 @@ PASSING = ("voluntary", "forced")
 MODULES = ("walking_on_ice", "inuit_myths", "legendary_expeditions")
 # The modules whose rules the engine plays.  A module's helper adds it here when
 # its rules land; until then asking for it is refused as "not implemented yet".
-IMPLEMENTED_MODULES: frozenset[str] = frozenset({"inuit_myths", "walking_on_ice"})
+IMPLEMENTED_MODULES: frozenset[str] = frozenset(
+    {"inuit_myths", "walking_on_ice", "legendary_expeditions"}
+)
 # Modules that cannot be combined with a solo scenario (seed l. 939: Walking on
 # Ice "with other modules that are not solo scenarios"; l. 1166/1215: the other
 # two "including the solo scenarios").

@@ -532,6 +532,11 @@ class Position:
         self.step = "over"
         ev.append(GameOver("lost", reason, tuple(self.scores())))
 
+    def scenario_value(self, seat: int) -> float:
+        """A search bot's extra liking for a solo position (``heuristics``): 0 here; a
+        scenario's state class scores its own progress (ill crew, black cylinders)."""
+        return 0.0
+
     def objectives_missing(self) -> list[str]:
         """The solo objectives not (yet) met, in words (§7.1, §7.2); the passage itself
         counts as met once the game is over."""

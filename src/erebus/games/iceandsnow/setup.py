@@ -105,7 +105,7 @@ class SetupRules(EventCardRules):
         if self.module(myths.MODULE):
             myths.setup(self)
         if self.module(legends.MODULE):
-            legends.setup(self)
+            legends.setup(self, ev)
         # investors and cartography
         if self.scenario is None:
             inv = sorted(c.investors)

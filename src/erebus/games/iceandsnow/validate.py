@@ -37,6 +37,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from erebus.games.iceandsnow import scenario_data
 from erebus.games.iceandsnow.creatures import creature_problems
 from erebus.games.iceandsnow.effects import effect_problems
 from erebus.games.iceandsnow.model import (
@@ -46,7 +47,6 @@ from erebus.games.iceandsnow.model import (
     Content,
     Route,
 )
-from erebus.games.iceandsnow import scenario_data
 from erebus.games.iceandsnow.options import MODULES
 from erebus.games.iceandsnow.walking_data import walking_problems
 

@@ -95,6 +95,7 @@ def set_doc(k: str) -> dict[str, Any]:
         "ship": s["ship"],
         "ship_rewards": {str(a): int(v) for a, v in s["ship_rewards"].items()},
         "event": int(s["event"]),
+        "event_name": str(legends.summary(k)["event_name"]),
     }
 
 
@@ -230,7 +231,7 @@ def add_free(st: State, out: dict[str, Any], free: list[Action]) -> None:
 def _explorer(st: State, out: dict[str, Any], legal: list[Action]) -> None:
     """Keep one of the two dealt explorers (the other goes to the box)."""
     out["options"] = [
-        {"action": a.to_json(), "card": a.card, "set": set_doc(str(a.card))} for a in legal
+        {"action": a.to_json(), "card": a.card, **set_doc(str(a.card))} for a in legal
     ]
     out["missing"] = []
 
@@ -246,8 +247,8 @@ def _benevolent(st: State, out: dict[str, Any], legal: list[Action]) -> None:
         {
             "action": a.to_json(),
             "use": bool(a.use),
-            "pays": {"food": int(p["food"])} if a.use else {},
-            "gains": {"morale": int(p["morale"])} if a.use else {},
+            "food": -int(p["food"]) if a.use else 0,
+            "morale": int(p["morale"]) if a.use else 0,
         }
         for a in legal
     ]
@@ -260,7 +261,7 @@ def _despot(st: State, out: dict[str, Any], legal: list[Action]) -> None:
     d = st.decisions[0]
     seat, chosen = int(d[1]), str(d[2])
     left = int(legends.params(st, seat)["uses"]) - int(st.ex_despot[seat])
-    out["route"] = chosen
+    out["to"] = chosen
     out["leader"] = st.leader
     out["uses_left"] = left
     out["others"] = sorted(to for to, _ in st.destinations() if to != chosen)

@@ -152,6 +152,7 @@ export function eventRefs(e) {
     case "DestinationChosen": case "FleetMoved": return { anchors: [e.to] };
     case "DynamitePlaced": case "CabinBuilt": case "ShelterBuilt": return { anchors: [e.anchor] };
     case "RegionMapped": return { regions: [e.region] };
+    case "RouteForced": return { anchors: [e.to] };
     case "CartographyRevealed": return { regions: e.regions || [] };
     default: return null;
   }

@@ -144,15 +144,15 @@ function explorerBody(d) {
 }
 function benevolentBody(d) {
   const kids = d.options.map((o) => (o.use
-    ? choice(o, [h("strong", {}, t("ilg_trade", { food: o.pays.food, morale: o.gains.morale })), notes([t("ilg_you_have", { food: d.food, morale: d.morale, max: d.morale_max })])])
+    ? choice(o, [h("strong", {}, t("ilg_trade", { food: -o.food, morale: o.morale })), notes([t("ilg_you_have", { food: d.food, morale: d.morale, max: d.morale_max })])])
     : choice(o, [h("strong", {}, t("ilg_trade_stop"))])));
   return [h("p", {}, t("ilg_benevolent_help")), h("div", { class: "choices" }, kids)];
 }
 function despotBody(d) {
   const kids = d.options.map((o) => (o.use
-    ? choice(o, [h("strong", {}, t("ilg_despot_yes", { to: anchorName(d.route) })), notes([t("ilg_despot_then", { others: d.others.map(anchorName).join(", ") }), t("ilg_despot_left", { n: o.uses_left })])], { warn: true })
-    : choice(o, [h("strong", {}, t("ilg_despot_no", { to: anchorName(d.route) })), notes([t("ilg_despot_left", { n: o.uses_left })])])));
-  return [h("p", {}, t("ilg_despot_help", { leader: seatName(d.leader), to: anchorName(d.route) })), h("div", { class: "choices" }, kids)];
+    ? choice(o, [h("strong", {}, t("ilg_despot_yes", { to: anchorName(d.to) })), notes([t("ilg_despot_then", { others: d.others.map(anchorName).join(", ") }), t("ilg_despot_left", { n: o.uses_left })])], { warn: true })
+    : choice(o, [h("strong", {}, t("ilg_despot_no", { to: anchorName(d.to) })), notes([t("ilg_despot_left", { n: o.uses_left })])])));
+  return [h("p", {}, t("ilg_despot_help", { leader: seatName(d.leader), to: anchorName(d.to) })), h("div", { class: "choices" }, kids)];
 }
 export const LEGENDS_BODIES = { explorer: explorerBody, benevolent: benevolentBody, despot: despotBody };
 // A note in the Destination / Voyage dialog: the route Belcher forbade, who chooses the voyage.
