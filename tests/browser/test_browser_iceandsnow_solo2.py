@@ -41,6 +41,8 @@ SOLO_JS = """() => {
     missing: all("[data-testid=decision] [data-testid=missing]").map((e) => e.textContent),
     end_reason: (q("[data-testid=end-reason]") || {}).textContent || "",
     end_text: (q("[data-testid=end-panel]") || {}).textContent || "",
+    end_objectives: all("[data-testid=end-objectives] li").length,
+    inuk_anchors: all("[data-testid=inuk-pawn]").map((e) => e.dataset.anchor),
   };
 }"""
 
@@ -61,12 +63,24 @@ class SoloPlayer(Player):
                 self.seen[k] = True
             elif isinstance(v, int) and not isinstance(v, bool):
                 self.seen[k] = max(self.seen.get(k, 0), v)
-            elif isinstance(v, list) and v:
-                self.seen[k] = v
+            elif isinstance(v, list) and v and k != "inuk_anchors":
+                self.seen[k] = sorted(set(self.seen.get(k, [])) | set(v))
         if solo["treat"] and not seen["decision"] and not seen["sheet"]:
             self.page.locator("[data-testid=free-treat]").first.click(timeout=CLICK_MS)
             self.treats += 1
             return "treat"
+        dec = seen["decision"]
+        if dec and dec["kind"] in ("destination", "voyage") and self.rng.random() < 0.9:
+            # a player who seeks the Inuit settlements (Epidemic): towards an Inuk pawn,
+            # then the coastal voyage that maps its region
+            want = [f'"to":"{a}"' for a in solo["inuk_anchors"]] + ['"voyage":"coastal"']
+            hits = [i for i, c in enumerate(dec["choices"]) if any(w in c["action"] for w in want)]
+            if hits:
+                self.decisions[dec["kind"]] = self.decisions.get(dec["kind"], 0) + 1
+                self.page.locator("[data-testid=decision] [data-testid=choice]").nth(
+                    self.rng.choice(hits)
+                ).click(timeout=CLICK_MS)
+                return f"decision {dec['kind']}"
         return super().act(seen)
 
 
@@ -124,6 +138,10 @@ def test_a_new_solo_scenario_played_to_its_end(
             page.locator("[data-testid=action-board]").scroll_into_view_if_needed()
             shoot(page, output_dir, f"{tag}-board", shots)
             shots["board"] = shots[f"{tag}-board"]
+        if page.locator("[data-testid=treatment-card]").count() and "treatment" not in shots:
+            page.locator("[data-testid=epidemic-panel]").scroll_into_view_if_needed()
+            shoot(page, output_dir, f"{tag}-treatment", shots)
+            shots["treatment"] = shots[f"{tag}-treatment"]
         if player.act(seen):
             acts += 1
         else:
@@ -149,6 +167,7 @@ def test_a_new_solo_scenario_played_to_its_end(
         assert seen.get("cylinders", 0) >= 1, seen  # black cylinders on the tracks
         # the open sea is never offered; the dialog says why
         assert any("coast" in m for m in seen.get("missing", [])), seen
+    assert solo["end_objectives"] == 2, solo  # each objective, met or not
     # the end says won or lost, and why
     won = final["view"]["won"]
     assert ("the expedition failed" in solo["end_text"]) != bool(won), solo["end_text"]
@@ -157,5 +176,6 @@ def test_a_new_solo_scenario_played_to_its_end(
     assert not new_page.errors.errors, new_page.errors.errors
     print(
         f"solo {scenario} ({size}): {acts} page actions, {player.treats} treatments, "
-        f"decisions {player.decisions}, {time.monotonic() - t0:.1f}s"
+        f"{seen.get('treatments', 0)} treatment cards seen, decisions {player.decisions}, "
+        f"{time.monotonic() - t0:.1f}s"
     )

@@ -216,23 +216,6 @@ def _scenario(st: State) -> dict[str, Any] | None:
             search_revealed=st.search_rev[:],
             rescued=st.pv[RESCUED],
         )
-    elif scen == "mysterious-epidemic":
-        out.update(
-            settlement=st.ep_settlement,
-            inuit_at=st.ep_inuit[:],
-            ill=[{"card": e[0], "crew": list(e[1:])} for e in st.ep_ill],
-            treatments=st.ep_treat[:],
-            disease_left=len(st.ep_dis_deck),
-            treatment_left=len(st.ep_tr_deck),
-            disease_discard=st.ep_dis_disc[:],
-            treatment_discard=st.ep_tr_disc[:],
-        )
-    elif scen == "amundsens-voyage":
-        out.update(
-            cylinders=dict(zip(("health", "morale_right", "morale_left"), st.am_cyl, strict=True)),
-            haven_round=st.am_haven or None,
-            haven_founded=st.am_founded,
-        )
     else:
         out.update(
             magnetised=st.magnetised,

@@ -82,6 +82,16 @@ function havenText(sc) {
   return t("is2_haven_not");
 }
 
+// The end screen's objectives: each met or not (the engine's objectives_missing names
+// only what its own end check needs).
+export function solo2EndObjectives(v) {
+  const sc = solo2(v); if (!sc) return null;
+  loadCss();
+  return h("div", { class: "is-objectives", "data-testid": "end-objectives" }, h("b", {}, t("is2_objectives")), " ",
+    h("ul", {}, (sc.objectives || []).map((o) => h("li", { class: o.met ? "ok" : "", "data-objective": o.id, "data-met": String(o.met) },
+      (o.met ? "✓ " : "✗ ") + t(OBJ[o.id] || o.id)))));
+}
+
 // -- beside the action board: the cards, the cylinders, the free treatments -------------------------
 
 function diseaseEl(d) {
@@ -138,8 +148,7 @@ export function solo2Panel() {
     c.morale_right || c.morale_left ? h("small", { class: "muted" }, " — ",
       [c.morale_right ? t("is2_remove_right", { n: rm.morale_right.explore_pp }) : null, c.morale_left ? t("is2_remove_left", { n: rm.morale_left.explore_pp }) : null].filter(Boolean).join("; ")) : null));
   return h("div", { class: "is2-panel", "data-testid": "amundsen-panel" },
-    h("div", { class: "is2-head" }, h("strong", {}, t("is2_amundsen")), h("span", { class: "muted" }, t("is2_explorer")),
-      sc.dogs_as != null ? h("span", { class: "muted" }, t("is2_dogs_as", { n: sc.dogs_as })) : null),
+    h("div", { class: "is2-head" }, h("strong", {}, t("is2_amundsen")), h("span", { class: "muted" }, t("is2_explorer"))),
     h("div", { class: "is2-cyls" }, lines),
     h("div", { class: "is2-haven" + (sc.haven.this_round ? " now" : ""), "data-testid": "haven" }, havenText(sc)));
 }
