@@ -179,3 +179,35 @@ def test_a_new_solo_scenario_played_to_its_end(
         f"{seen.get('treatments', 0)} treatment cards seen, decisions {player.decisions}, "
         f"{time.monotonic() - t0:.1f}s"
     )
+
+
+@pytest.mark.parametrize(
+    ("size", "scenario"), [("laptop", "mysterious-epidemic"), ("phone", "amundsens-voyage")]
+)
+def test_the_lobby_offers_both_for_one_seat(
+    server: Any, new_page: Any, output_dir: Path, size: str, scenario: str
+) -> None:
+    from test_browser_lobby import created_links, no_hscroll
+
+    page = new_page(f"solo2-lobby-{size}")
+    page.set_viewport_size(LAPTOP if size == "laptop" else PHONE)
+    page.goto(server.base + "/")
+    page.locator("#game").select_option("iceandsnow")
+    page.locator("#gopt-modes").wait_for()
+    page.locator("#nplayers").select_option("1")
+    sel = page.locator("#gopt-scenario")
+    names = sel.locator("option").all_inner_texts()
+    assert {"Mysterious Epidemic", "Amundsen's Voyage"} <= set(names), names
+    sel.select_option(scenario)
+    help_text = page.locator("#gopt-scenario-help").inner_text()
+    want = "Disease strikes the crew" if scenario == "mysterious-epidemic" else "Gjøa sails"
+    assert want in help_text, help_text
+    page.locator("#gopt-scenario").focus()  # keyboard: the select is reachable
+    page.keyboard.press("Tab")
+    no_hscroll(page, (LAPTOP if size == "laptop" else PHONE)["width"])
+    page.screenshot(path=str(output_dir / f"iceandsnow-solo2-lobby-{size}.png"), full_page=True)
+    page.get_by_role("button", name="Create game").click()
+    links = created_links(page)
+    gid = links["Seat 1"].rsplit("/game/", 1)[1].split("?")[0].split("#")[0]
+    assert server.game(gid)["game_options"]["scenario"] == scenario
+    assert not new_page.errors.errors, new_page.errors.errors
