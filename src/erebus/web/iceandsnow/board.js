@@ -33,7 +33,8 @@ export function prepare() { /* the map derives what it needs from APP.view on ea
 
 const PHASES = { setup: "is_ph_setup", section: "is_ph_section", start: "is_ph_start", destination: "is_ph_destination", voyage: "is_ph_voyage",
   action: "is_ph_action", boarding: "is_ph_boarding", over: "is_ph_over",
-  explorer: "ilg_ph_explorer", benevolent: "ilg_ph_benevolent", despot: "ilg_ph_despot" };
+  explorer: "ilg_ph_explorer", benevolent: "ilg_ph_benevolent", despot: "ilg_ph_despot",
+  choose_upgrade: "is2_ph_choose_upgrade", fall_ill: "is2_ph_fall_ill" };
 export function phaseText(v) {
   const kind = v.over ? "over" : (v.decision && v.decision.kind) || v.phase;
   return t(PHASES[kind] || PHASES[v.phase] || "is_ph_action");
