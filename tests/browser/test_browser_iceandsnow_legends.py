@@ -6,42 +6,23 @@ seat 2 Edward Belcher, out of the two dealt with seed 25); then random players
 (test_browser_iceandsnow's) play, and also use the module's own controls when they
 are offered: Kellett's free look at a deck's top card, Collinson's chart, Belcher's
 forced route.  On the way the page shows the explorer and ship cards on every
-personal board and Kellett's look (the card to him alone).  The module is still
-refused by ``options.IMPLEMENTED_MODULES``, so this file's server is started with it
-enabled (``LAUNCH``).  Screenshots ``tests/output/iceandsnow-legends-*.png`` at
+personal board and Kellett's look (the card to him alone); the catalog offers the
+module and its ``explorers`` option.  Screenshots ``tests/output/iceandsnow-legends-*.png`` at
 1366x768 (seat 1) and 390x844 (seat 2, ``phone-``).
 """
 
 from __future__ import annotations
 
-import contextlib
-import os
-import signal
-import subprocess
-import sys
 import time
-import urllib.error
-import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 from test_browser_iceandsnow import CLICK_MS, LAPTOP, PHONE, Player, open_game
-
-from conftest import REPO, Server, _free_port
 
 SEED = 25  # seat 1 is dealt D (Kellett) and I, seat 2 A and H (Belcher)
 WANT = ("D", "H")
 ROUNDS = 3
 TIME_S = 45.0
-LAUNCH = (
-    "import runpy, sys\n"
-    "from erebus.games.iceandsnow import options\n"
-    "options.IMPLEMENTED_MODULES = options.IMPLEMENTED_MODULES | {'legendary_expeditions'}\n"
-    "sys.argv = ['erebus', *sys.argv[1:]]\n"
-    "runpy.run_module('erebus.cli', run_name='__main__')\n"
-)
 LEGENDS_JS = """() => {
   const q = (s) => document.querySelector(s);
   const all = (s) => [...document.querySelectorAll(s)];
@@ -55,45 +36,6 @@ LEGENDS_JS = """() => {
     kind: (q("[data-testid=decision]") || { dataset: {} }).dataset.kind || null,
   };
 }"""
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """``erebus serve`` with Legendary Expeditions enabled (a fresh SQLite database)."""
-    tmp = tmp_path_factory.mktemp("erebus-legends")
-    log = tmp / "server.log"
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    env.pop("DATABASE_URL", None)
-    env["PYTHONPATH"] = str(REPO / "src")
-    port = _free_port()
-    base = f"http://127.0.0.1:{port}"
-    cmd = [sys.executable, "-c", LAUNCH, "serve", "--host", "127.0.0.1", "--port", str(port)]
-    cmd += ["--db", f"sqlite:///{tmp}/e.db", "--api-rate", "0", "--create-per-minute", "0"]
-    with log.open("ab") as out:
-        proc = subprocess.Popen(
-            cmd, cwd=tmp, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
-        )
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline and proc.poll() is None:
-        try:
-            with urllib.request.urlopen(base + "/", timeout=1) as r:
-                if r.status == 200:
-                    break
-        except (urllib.error.URLError, OSError):
-            time.sleep(0.1)
-    if proc.poll() is not None:
-        pytest.fail(f"erebus serve exited:\n{log.read_text(errors='replace')[-3000:]}")
-    try:
-        yield Server(base, log)
-    finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(timeout=5)
 
 
 class LegendsPlayer(Player):
@@ -150,6 +92,8 @@ def test_explorers_chosen_and_used_through_the_page(
     t0 = time.monotonic()
     catalog = server.api("GET", "/api/catalog")
     ice = next(g for g in catalog["games"] if g["game"] == "iceandsnow")
+    keys = {o["key"]: o for o in ice["options"]}
+    assert "legendary_expeditions" in keys["modules"]["choices"] and "explorers" in keys
     created = server.api(
         "POST",
         "/api/games",

@@ -198,3 +198,11 @@ export function chartableRegion(el, region) {
   el.addEventListener("click", (e) => { e.stopPropagation(); sendChart(region); });
   el.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); sendChart(region); } });
 }
+
+// A folded board's (phone) reminder of the seat's explorer: the name only.
+export function legendsTag(i) {
+  const lg = legends(); const me = lg && lg.seats[i];
+  if (!me || !me.set) return null;
+  const s = setData(me.set);
+  return h("span", { class: "ilg-tag", title: s ? abilityText(s) : "" }, " · ", s ? s.explorer : me.set);
+}

@@ -15,7 +15,7 @@ import { isPhone } from "./layout.js";
 import { EXT } from "./ext.js";
 import { curseMark, mythsSeatLine } from "./myths.js";
 import { walkingSeatLine } from "./walking.js";
-import { legendsSeatLine } from "./legends.js";
+import { legendsSeatLine, legendsTag } from "./legends.js";
 import { cylinderMarks } from "./solo2.js";
 
 const CREW = ["captain", "carpenter", "scientist", "sailors", "inuit"];
@@ -118,7 +118,7 @@ export function playerBoard(i) {
   const cls = "pboard is-pboard" + (acting ? " current" : "") + (mine ? " me" : "");
   if (folded) {
     const b = h("section", { class: cls + " folded", style: `--pc:${col}`, "data-seat": i }, head,
-      h("button", { class: "btn tiny is-unfold", "aria-expanded": "false", onclick: () => { UI.openBoards.add(i); renderGame(); } }, summary(me, i), " ▾"));
+      h("button", { class: "btn tiny is-unfold", "aria-expanded": "false", onclick: () => { UI.openBoards.add(i); renderGame(); } }, summary(me, i), legendsTag(i), " ▾"));
     return b;
   }
   const body = [];
