@@ -146,6 +146,7 @@ def test_explorers_chosen_and_used_through_the_page(
         if not acted:
             time.sleep(0.05)
     final = server.game(gid)
+    shoot(pages[1], output_dir, "phone-boards", shots, ".is-pboard.folded")
     assert int(final["view"]["round"]) >= 2, (
         f"only round {final['view']['round']} after {acts} clicks"
     )
