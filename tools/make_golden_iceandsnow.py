@@ -61,6 +61,12 @@ GAMES: dict[str, tuple[int, int, dict[str, Any], int]] = {
     "3p-inuit-myths": (3, 20, {"modules": ["inuit_myths"], "modes": ["survival"]}, 20),
     # Walking on Ice (§9.1): the ships abandoned voluntarily, the game ends on foot
     "2p-walking-on-ice": (2, 8, {"modules": ["walking_on_ice"]}, 8),
+    # Myths & Legends' solo scenarios (§9.4, §9.5): the longest of seeds 0-29 / 0-19
+    "solo-mysterious-epidemic": (1, 0, {"scenario": "mysterious-epidemic"}, 0),
+    "solo-amundsens-voyage": (1, 2, {"scenario": "amundsens-voyage"}, 2),
+    # Legendary Expeditions (§9.3): explorers dealt and kept, the passage completed
+    # (the longest 3-player game of seeds 0-79)
+    "3p-legendary-expeditions": (3, 40, {"modules": ["legendary_expeditions"]}, 40),
 }
 NOTABLE = (
     "CabinBuilt",
@@ -73,6 +79,9 @@ NOTABLE = (
     "ScenarioProgress",
     "CreatureRevealed",
     "ShipsAbandoned",
+    "DiseaseRevealed",
+    "TreatmentRevealed",
+    "ExplorerChosen",
 )
 
 

@@ -68,8 +68,8 @@ def play(
     scenario: Annotated[
         str | None,
         typer.Option(
-            help="iceandsnow solo scenario: lost-expedition or magnetic-north-pole "
-            "(implies --players 1 --humans 1)."
+            help="iceandsnow solo scenario: lost-expedition, magnetic-north-pole, "
+            "mysterious-epidemic or amundsens-voyage (implies --players 1 --humans 1)."
         ),
     ] = None,
     load: Annotated[

@@ -304,6 +304,8 @@ def test_lobby_solo_scenario_on_a_phone(server: Any, at: Any, output_dir: Path) 
     assert scenario.locator("option").all_inner_texts() == [
         "Lost Expedition",
         "Magnetic North Pole",
+        "Mysterious Epidemic",
+        "Amundsen's Voyage",
     ]
     assert "Lost Expedition: Search three priority regions" in (
         page.locator("#gopt-scenario-help").inner_text()

@@ -81,7 +81,12 @@ def test_reference_values() -> None:
     ]
     assert {e.number for e in c.events.values() if e.deck == "open"} == {*range(1, 13), 25, 26}
     # the data files' "_design" headers are not scenarios or rules
-    assert set(c.scenarios) == {"lost-expedition", "magnetic-north-pole"}
+    assert set(c.scenarios) == {
+        "lost-expedition",
+        "magnetic-north-pole",
+        "mysterious-epidemic",
+        "amundsens-voyage",
+    }
     assert "_design" not in c.rules
 
 

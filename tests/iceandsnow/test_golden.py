@@ -40,6 +40,7 @@ def test_golden_files_exist() -> None:
     assert any(r["options"].get("modes") for r in records), "one game must use the modes"
     modules = {m for r in records for m in r["options"].get("modules", [])}
     assert "inuit_myths" in modules, "one game must play the Inuit Myths module"
+    assert "legendary_expeditions" in modules, "one game must play Legendary Expeditions"
 
 
 @pytest.mark.parametrize("path", FILES, ids=GOLDEN.ids)

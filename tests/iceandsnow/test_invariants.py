@@ -50,7 +50,7 @@ from hypothesis import strategies as hs
 
 from erebus.core.errors import IllegalAction
 from erebus.games import iceandsnow as game
-from erebus.games.iceandsnow import kit
+from erebus.games.iceandsnow import kit, legends
 from erebus.games.iceandsnow.action_phase import column_index
 from erebus.games.iceandsnow.actions import Action
 from erebus.games.iceandsnow.content import CREW_KINDS, RESOURCES
@@ -60,6 +60,7 @@ from erebus.games.iceandsnow.events import (
     DynamitePlaced,
     GameOver,
     ResourceChanged,
+    SailorGained,
     ScenarioProgress,
     ScoreChanged,
     TrackChanged,
@@ -137,6 +138,13 @@ def expected_cards(st: State) -> dict[str, Counter[Any]]:
     scen = st.scen()
     if scen.get("decks"):
         events = [int(x) for x in scen["decks"]["open"] + scen["decks"]["coastal"]]
+    elif st.scenario == "amundsens-voyage":  # every base card (some boxed), #53 and #55
+        added = [int(x) for x in scen["coastal_deck"]["add"]]
+        events = [
+            e.number
+            for e in c.events.values()
+            if not e.optional and (e.number <= 28 or e.number in added)
+        ]
     else:
         # Walking on Ice's deck is checked by test_module_walking_games.py
         events = [
@@ -144,6 +152,9 @@ def expected_cards(st: State) -> dict[str, Counter[Any]]:
             for e in c.events.values()
             if (opts["extra_events"] or not e.optional) and e.deck != "walking"
         ]
+    if st.explorer:  # Legendary Expeditions: the explorer events of the sets in play only
+        ours = [int(legends.sets()[k]["event"]) for k in st.explorer if k]
+        events = [e for e in events if e not in legends.event_numbers()] + ours
     out: dict[str, Counter[Any]] = {
         "hunting": Counter(hunting),
         "species": Counter(
@@ -160,6 +171,9 @@ def expected_cards(st: State) -> dict[str, Counter[Any]]:
         out["search"] = Counter(s["id"] for s in scen["search_cards"])
     if "inuit_myths" in opts["modules"]:
         out["creatures"] = Counter(sorted(c.creatures))
+    if st.scenario == "mysterious-epidemic":
+        out["diseases"] = Counter(d["id"] for d in scen["diseases"])
+        out["treatments"] = Counter(t["id"] for t in scen["treatments"])
     return out
 
 
@@ -180,6 +194,12 @@ def card_locations(st: State) -> dict[str, Counter[Any]]:
         # between Boarding (card given) and Cleanup (card not discarded) it is both
         if held and st.event != num:
             events.append(num)
+    if st.explorer:  # Legendary Expeditions: kept explorer events, by their powers
+        for s in range(st.n):
+            for power in {*st.ex_held[s], *st.ex_due[s]}:
+                num = st.tables.powers[power][0]
+                if st.event != num:
+                    events.append(num)
     out: dict[str, Counter[Any]] = {
         "hunting": Counter(st.hu_deck + st.hu_disc + st.hu_box + st.hu_rev),
         "species": Counter(species),
@@ -194,6 +214,11 @@ def card_locations(st: State) -> dict[str, Counter[Any]]:
         out["search"] = Counter(st.search + st.search_rev)
     if st.curse:  # Inuit Myths: deck, in play, box
         out["creatures"] = Counter(st.cr_deck + st.cr_active + st.cr_box)
+    if st.scenario == "mysterious-epidemic":  # deck, discards, beside the board, being drawn
+        drawn = [str(d[2]) for d in st.decisions if d[0] == "fall_ill"]
+        ill = [str(e[0]) for e in st.ep_ill]
+        out["diseases"] = Counter(st.ep_dis_deck + st.ep_dis_disc + ill + drawn)
+        out["treatments"] = Counter(st.ep_tr_deck + st.ep_tr_disc + st.ep_treat)
     return out
 
 
@@ -312,6 +337,8 @@ class Checker:
                 used, inf = st.p(s, USED + k), st.p(s, INF + k)
                 assert used >= 0 and inf >= 0
                 sick = st.sick[s] if st.sick and k == 3 else 0  # Walking on Ice's event 32
+                if st.scenario == "mysterious-epidemic":  # crew on disease cards
+                    sick = st.ill_crew(s)[k]
                 assert used + inf + avail[k] + sick == owned[k]
                 assert avail[k] >= 0, f"seat {s}: more {CREW_KINDS[k]} placed than owned"
             assert st.p(s, PAWNS) + st.p(s, HIRED) + held(st, s) == st.p(s, INUIT)
@@ -327,9 +354,13 @@ class Checker:
                 assert st.p(s, idx) >= 0, f"seat {s}: negative {r}"
             assert st.p(s, RES["dogs"]) <= int(c.tracks["dogs"]["spaces"])
             assert len(set(st.upgrades[s])) == len(st.upgrades[s])
+        if st.scenario == "mysterious-epidemic":  # Inuk pawns waiting on the map
+            inuit += len(st.ep_inuit)
         assert st.inuit_pool >= 0 and st.inuit_pool + inuit == limit
         assert all(b >= 0 for b in st.boxes)
         # cards
+        if st.explorer:  # the explorer events join the game as the sets are chosen
+            self.expected["events"] = expected_cards(st)["events"]
         where = card_locations(st)
         for family, cards in self.expected.items():
             assert where[family] == cards, f"{family} cards not conserved"
@@ -507,6 +538,8 @@ class Checker:
             elif isinstance(e, CrewLost):
                 assert e.kind == "sailor"
                 lost_sailors[e.seat] += 1
+            elif isinstance(e, SailorGained):  # Legendary Expeditions' event 51
+                lost_sailors[e.seat] -= 1
             elif isinstance(e, ScenarioProgress) and e.what == "the lost expedition is found":
                 assert pv0[RESCUED] == 0 and st.p(0, RESCUED) > 0
         fields = {"pp": PP, **TRACK_INDEX, **RES}

@@ -1,7 +1,7 @@
-"""Legendary Expeditions (§9.3): NOT PLAYABLE YET.  What exists is the option
-plumbing (the module refused as "not implemented yet", ``explorers``) and the
-module's data foundation (``data/legends.json``, checked by
-``legends_data.legends_problems``): these tests pin both."""
+"""Legendary Expeditions (§9.3): the option plumbing (the module accepted,
+``explorers``) and the module's data (``data/legends.json``, checked by
+``legends_data.legends_problems``).  The rules: ``test_module_legends_rules.py``,
+``test_module_legends_explorers.py``, ``test_module_legends_games.py``."""
 
 from __future__ import annotations
 
@@ -11,17 +11,20 @@ from typing import Any
 import pytest
 
 from erebus.games import iceandsnow as game
-from erebus.games.iceandsnow import legends_data
+from erebus.games.iceandsnow import legends_data, options
 from erebus.games.iceandsnow.legends_data import ABILITIES, EVENTS, SETS, legends_problems
 
 LEGENDS = {"modules": ["legendary_expeditions"]}
 
 
-def test_the_module_is_refused_until_implemented() -> None:
-    with pytest.raises(ValueError, match="not implemented yet"):
-        game.new_game(2, 1, LEGENDS)
-    with pytest.raises(ValueError, match="not implemented yet"):
-        game.new_game(1, 1, {**LEGENDS, "scenario": "lost-expedition"})
+def test_the_module_is_played_with_the_base_game_and_the_solo_scenarios() -> None:
+    assert "legendary_expeditions" in options.IMPLEMENTED_MODULES
+    st = game.new_game(2, 1, LEGENDS)
+    assert st.options["modules"] == ["legendary_expeditions"] and st.pending == "explorer"
+    solo = game.new_game(1, 1, {**LEGENDS, "scenario": "lost-expedition"})
+    assert solo.pending == "explorer" and len(solo.ex_dealt[0]) == 2
+    both = game.new_game(3, 1, {"modules": ["inuit_myths", "legendary_expeditions"]})
+    assert both.options["modules"] == ["inuit_myths", "legendary_expeditions"]
 
 
 def test_the_shipped_data_is_valid_and_matches_the_seed() -> None:

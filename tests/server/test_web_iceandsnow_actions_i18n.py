@@ -68,4 +68,12 @@ def test_the_dialogs_know_every_decision_kind() -> None:
     bodies = re.search(r"const BODIES = \{([^}]*)\}", src)
     assert bodies
     drawn = set(re.findall(r"(\w+):", bodies.group(1)))
+    # the modules' own dialogs, spread in (``...LEGENDS_BODIES``, ``Object.entries(SOLO2_BODIES)``)
+    for name in re.findall(r"\b([A-Z0-9_]+_BODIES)\b", bodies.group(1)):
+        for js in ICE.glob("*.js"):
+            own = re.search(
+                rf"export const {name} = \{{([^}}]*)\}}", js.read_text(encoding="utf-8")
+            )
+            if own:
+                drawn |= set(re.findall(r"(\w+):", own.group(1)))
     assert drawn == set(wire_decisions._DETAILS) - {"action"}

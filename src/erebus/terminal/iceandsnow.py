@@ -67,6 +67,12 @@ ICE_KIND_KEYS = {
     "infirmary": ("infirmary", "crew to the infirmary"),
     "eat": ("eat", "species card to eat"),
     "compass": ("compass", "compass: new anchor"),
+    "choose_upgrade": ("upgrade", "free upgrade (set-up)"),
+    "fall_ill": ("ill", "who falls ill"),
+    "treat": ("treat", "treatment (free)"),
+    "track": ("look", "look at a deck's top card"),
+    "chart": ("chart", "chart a region"),
+    "despot": ("despot", "force another route"),
     "pass": ("pass", "pass"),
 }
 ICE_SPACE_KEYS = {

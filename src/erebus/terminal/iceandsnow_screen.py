@@ -34,8 +34,11 @@ from rich.table import Table
 from rich.text import Text
 
 from erebus.core.events import Event
+from erebus.games.iceandsnow import legends, legends_explorers, wire_legends, wire_scenarios
 from erebus.games.iceandsnow.actions import Action
+from erebus.games.iceandsnow.amundsen import AmundsenState
 from erebus.games.iceandsnow.content import CREW_KINDS, RESOURCES, Content
+from erebus.games.iceandsnow.epidemic import EpidemicState
 from erebus.games.iceandsnow.events import (
     CabinBuilt,
     CardsRevealed,
@@ -301,6 +304,10 @@ def describe(state: State, action: Action, brief: bool = False) -> str:
     """
     c = state.content
     k = action.kind
+    if k in _SOLO2_KINDS:  # Mysterious Epidemic
+        return _solo2_describe(state, action)
+    if k in _LEGENDS_KINDS:  # Legendary Expeditions
+        return _legends_describe(state, action)
     if k == "choose_investor" and action.card:
         inv = c.investors.get(action.card)
         if inv is None:
@@ -370,6 +377,8 @@ def describe(state: State, action: Action, brief: bool = False) -> str:
     if action.tile is not None:
         u = c.upgrades.get(action.tile)
         parts.append(f"tile {action.tile} {u.name} ({u.cost} wood)" if u else f"tile {action.tile}")
+    if action.slot is not None:  # George Back: the upgrade space he chose
+        parts.append(f"on upgrade space {action.slot}")
     if action.food is not None:
         # What the log will say: the cabin's own PP plus the PP for the food (§3.4).
         per = int(state.rules.get("cabin_food_per_pp", 1)) or 1
@@ -572,6 +581,8 @@ def map_panel(state: State, seat: int | None = None) -> Panel:
                 Style(color="#f0b0ff"),
             )
         )
+    elif scen in wire_scenarios.SCENARIOS:  # Mysterious Epidemic, Amundsen's Voyage
+        lines.extend(_solo2_lines(state))
     lines.append(
         Text(
             "▶ fleet  ✸ dynamite (+1✸: 1 more)  ★ final-round anchor  ⚑ final anchor  "
@@ -806,6 +817,7 @@ def crew_state(state: State, seat: int, v: dict[str, Any] | None = None) -> dict
     used = list(pv[b + USED : b + USED + 5])
     inf = list(pv[b + INF : b + INF + 5])
     free = [max(0, o - u - i) for o, u, i in zip(owned, used, inf, strict=True)]
+    free = _solo2_free(state, seat, free)  # Mysterious Epidemic: ill crew are not free
     return {"owned": owned, "placed": used, "infirmary": inf, "free": free}
 
 
@@ -855,6 +867,8 @@ def player_rows(state: State, s: int, v: dict[str, Any], viewer: int | None) -> 
         row(" sick", crew_words(inf, True), WARN)
     if pv[b + RESCUED]:
         row(" rescued", f"{pv[b + RESCUED]} survivors (fed)")
+    _solo2_rows(state, s, row)  # ill crew, black cylinders
+    _legends_rows(state, s, v, viewer, row)  # explorer, ship, kept powers
     if p.get("curse"):
         space = max(0, p["health"] - 1)
         eff = c.health.effects.get(space)
@@ -1003,7 +1017,7 @@ def event_text(state: State, ev: Event, names: Sequence[str]) -> str:
         return f"{who(ev.seat)} eats {card_label(state, ev.card)}."
     if isinstance(ev, EventRevealed):
         return f"Event {event_card_label(state, ev.number)}."
-    return ev.text(names)
+    return _solo2_event(state, ev, who) or ev.text(names)
 
 
 def event_style(ev: Event) -> tuple[str, Style | None]:
@@ -1146,3 +1160,225 @@ def final_table(
         missing = state.objectives_missing()
         parts.append(Text("Objectives missing: " + ("; ".join(missing) or "none"), DIM))
     return Group(*parts)
+
+
+# ----------------------------------------------------------------- the Myths & Legends solo scenarios
+# Mysterious Epidemic and Amundsen's Voyage, from the wire view's fields
+# (wire_scenarios.py: public information only).
+
+_SOLO2_KINDS = ("choose_upgrade", "fall_ill", "treat")
+_OBJECTIVES = {
+    "healthy_crew": "a healthy crew member besides the Inuit",
+    "passage": "complete the passage",
+    "haven": "found Gjøa Haven",
+}
+
+
+def _solo2_requirement(state: State, r: dict[str, Any]) -> str:
+    if r["kind"] == "explore":
+        what = f"Explore of {r['value']}+ PP this round (best {r['best']})"
+    elif r["kind"] == "cabin_food":
+        what = f"cabin lowering food {r['value']}+ this round (best {r['best']})"
+    else:
+        what = "give " + " + ".join(species_name(state, x) for x in r["species"])
+    return what + (" ✓" if r["met"] else " ✗")
+
+
+def _solo2_describe(state: State, action: Action) -> str:
+    c = state.content
+    if action.kind == "choose_upgrade" and action.tile is not None:
+        u = c.upgrades.get(action.tile)
+        rec = state.scen().get("free_upgrade", {}).get("recommended", [])
+        star = " (recommended)" if action.tile in rec else ""
+        return f"free upgrade {action.tile} {u.name if u else ''}{star} on the leftmost space"
+    if action.kind == "fall_ill":
+        return f"fall ill: {crew_words(action.crew or ())}"
+    t = next((x for x in state.scen().get("treatments", []) if x["id"] == action.card), None)
+    name = t["name"] if t else str(action.card)
+    req = ""
+    if t is not None and isinstance(state, EpidemicState):
+        req = " · " + _solo2_requirement(
+            state, wire_scenarios.requirement(state, t[f"heal_{action.tile}"])
+        )
+    return f"treat ({name}, heals {action.tile}): {crew_words(action.crew or ())}{req} · free"
+
+
+def _solo2_lines(state: State) -> list[Text]:
+    sc = wire_scenarios.scenario_view(state)
+    style = Style(color="#f0b0ff")
+    objs = " · ".join(
+        ("✓ " if o["met"] else "○ ") + _OBJECTIVES.get(o["id"], o["id"]) for o in sc["objectives"]
+    )
+    if "settlement" in sc:
+        c = state.content
+        lines = [
+            Text(
+                f"Mysterious Epidemic: {objs} · settlement card {sc['settlement']} · Inuit at "
+                + (", ".join(anchor_name(c, a) for a in sc["inuit"]) or "none"),
+                style,
+            )
+        ]
+        ill = " · ".join(
+            f"{d['name']} ({d['card']}): {crew_words([*d['crew'].values(), 0])}"
+            for d in sc["diseases"]
+        )
+        lines.append(
+            Text(
+                f"  disease cards: {ill or 'none'} · deck {sc['disease_deck']}, "
+                f"discarded {', '.join(sc['disease_discard']) or 'none'}",
+                WARN if ill else DIM,
+            )
+        )
+        for t in sc["treatments"]:
+            lines.append(
+                Text(
+                    f"  treatment {t['name']} ({t['card']}): heal 1 — "
+                    f"{_solo2_requirement(state, t['heal_1'])}; heal 2 — "
+                    f"{_solo2_requirement(state, t['heal_2'])}",
+                    style,
+                )
+            )
+        lines.append(Text(f"  treatment deck {sc['treatment_deck']}", DIM))
+        return lines
+    cyl = sc["cylinders"]
+    rm = sc["removal"]
+    parts = []
+    if cyl["health"]:
+        eaten = ", ".join(species_name(state, x) for x in rm["health"]["eaten_species"])
+        parts.append(
+            f"health ≤ {sc['health_limit']} (a varied diet of 2 species removes it; "
+            f"eaten: {eaten or 'none'})"
+        )
+    if cyl["morale_right"] or cyl["morale_left"]:
+        parts.append(
+            f"morale ≤ {sc['morale_limit']} (Explore {rm['morale_right']['explore_pp']}+ / "
+            f"{rm['morale_left']['explore_pp']}+ PP removes them)"
+        )
+    hv = sc["haven"]
+    if hv["founded"]:
+        haven = "Gjøa Haven founded ✓"
+    elif hv["this_round"]:
+        haven = f"Gjøa Haven: build a cabin lowering food {hv['food_needed']}+ THIS ROUND"
+    elif hv["revealed_round"]:
+        haven = f"Gjøa Haven: revealed in round {hv['revealed_round']}, not founded"
+    else:
+        haven = "Gjøa Haven: its card is not revealed yet"
+    return [
+        Text(f"Amundsen's Voyage: {objs} · coastal voyages only · {haven}", style),
+        Text("  black cylinders: " + ("; ".join(parts) or "none left"), DIM),
+    ]
+
+
+def _solo2_free(state: State, seat: int, free: list[int]) -> list[int]:
+    if not isinstance(state, EpidemicState) or not state.ep_ill:
+        return free
+    ill = state.ill_crew(seat)
+    return [max(0, f - i) for f, i in zip(free, ill, strict=True)]
+
+
+def _solo2_rows(state: State, seat: int, row: Any) -> None:
+    if isinstance(state, EpidemicState):
+        ill = state.ill_crew(seat)
+        if sum(ill):
+            row(" ill", crew_words(ill, True) + " (on disease cards)", WARN)
+    elif isinstance(state, AmundsenState):
+        lim = f"health ≤ {state.track_limit('health')}, morale ≤ {state.track_limit('morale')}"
+        row("limits", lim + " (black cylinders)")
+
+
+def _solo2_event(state: State, ev: Event, who: Any) -> str | None:
+    if not isinstance(state, EpidemicState):
+        return None
+    from erebus.games.iceandsnow.events import CrewIll, DiseaseRevealed, TreatmentRevealed
+
+    names = {x["id"]: x["name"] for k in ("diseases", "treatments") for x in state.scen()[k]}
+    if isinstance(ev, DiseaseRevealed):
+        return f"Disease card {names.get(ev.card, ev.card)}: the {ev.officer} falls ill."
+    if isinstance(ev, TreatmentRevealed):
+        return f"The Inuit teach a treatment: {names.get(ev.card, ev.card)}."
+    if isinstance(ev, CrewIll):
+        verb = "strikes" if ev.ill else "heals"
+        return f"{who(ev.seat)}: {names.get(ev.card, ev.card)} {verb} {crew_words(ev.crew)}."
+    return None
+
+
+# -- Legendary Expeditions (§9.3): explorers, ships, their decisions -----------------------
+
+_LEGENDS_KINDS = ("choose_explorer", "benevolent", "despot", "track", "chart")
+_POWER_WORDS = {
+    "skilled_hunter": "Hunt with 1 rifle less when an Inuk goes",
+    "sled_master": "Improve the Sled with 1 Inuk alone",
+}
+
+
+def _set_line(k: str) -> str:
+    s = legends.sets()[k]
+    rewards = ", ".join(f"{w} +{n}" for w, n in s["ship_rewards"].items())
+    return f"{s['explorer']}: {wire_legends.ability_text(k)} · {s['ship']} (upgrade: {rewards})"
+
+
+def _legends_describe(state: State, action: Action) -> str:
+    k = action.kind
+    if k == "choose_explorer" and action.card:
+        return f"keep explorer {action.card} — {_set_line(action.card)}"
+    if k == "benevolent":
+        p = legends.params(state, int(state.current_player or 0))
+        return (
+            f"McClure: trade {p['food']} food for {p['morale']} morale"
+            if action.use
+            else ("McClure: stop trading")
+        )
+    if k == "despot":
+        d = state.decisions[0] if state.decisions else ["", 0, ""]
+        to = anchor_name(state.content, str(d[2])) if len(d) > 2 else "?"
+        return (
+            f"Belcher: force another route than to {to} (you choose the voyage type)"
+            if (action.use)
+            else f"Belcher: let the route to {to} stand"
+        )
+    if k == "track":
+        deck = "species" if action.space == "discover" else "hunting"
+        return f"Kellett: look at the top {deck} card (free; then take {space_label(state, action.space)})"
+    if k == "chart" and action.to:
+        seat = int(state.current_player or 0)
+        p = legends.params(state, seat)
+        pp = int(p["special_pp"])
+        if state.options.get("collinson_special_pp") == "mapping":
+            pp = legends.mapping_pp(state, seat)
+        cost = "maintenance" if getattr(state, "abandoned", None) else "fuel"
+        return (
+            f"Collinson: chart {region_name(state.content, action.to)} "
+            f"({cost} −{p['special_fuel']}, +{pp} PP; free)"
+        )
+    return str(action)
+
+
+def _legends_rows(state: State, s: int, v: dict[str, Any], viewer: int | None, row: Any) -> None:
+    """The seat's explorer and ship, its kept explorer events and its ability's counters
+    (the dealt pair only in its own view, Kellett's looked card only in his)."""
+    if "explorer" not in v or not state.module(legends.MODULE):
+        return
+    k = v["explorer"][s]
+    if not k:
+        pair = v["ex_dealt"][s]  # the owner's own view only
+        if pair:
+            row("explorer", f"choosing: {' or '.join(pair)}", DIM)
+        elif any(d[0] == "explorer" and int(d[1]) == s for d in state.decisions):
+            row("explorer", "choosing…", DIM)
+        return
+    row("explorer", _set_line(k))
+    for power in v["ex_held"][s]:
+        row(" kept", f"#{state.tables.powers[power][0]}: {_POWER_WORDS.get(power, power)}")
+    ability = legends.sets()[k]["ability"]
+    if ability == "despotic_tendencies":
+        row(" forces", f"{int(legends.params(state, s)['uses']) - v['ex_despot'][s]} left")
+    elif ability == "inuit_apprentice":
+        used = not legends_explorers.apprentice(state, s)
+        row(" Inuk", "crew member as an Inuk: " + ("used this round" if used else "ready"))
+    elif ability == "excellent_tracker":
+        raw = v["ex_peek"][s]
+        for i in range(0, len(raw), 3):
+            deck, card, space = raw[i : i + 3]
+            seen = card_label(state, str(card)) if card else "known to him"
+            bound = f" · must take {space_label(state, space)}" if space else ""
+            row(" look", f"top {deck} card: {seen}{bound}")

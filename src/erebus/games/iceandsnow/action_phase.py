@@ -17,7 +17,7 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from erebus.core.events import Event
-from erebus.games.iceandsnow import myths, walking_rules
+from erebus.games.iceandsnow import legends, legends_explorers, legends_j, myths, walking_rules
 from erebus.games.iceandsnow.actions import Action, Crew, Take, compositions
 from erebus.games.iceandsnow.content import RESOURCES, Space
 from erebus.games.iceandsnow.events import (
@@ -69,7 +69,7 @@ ROLE_INDEX = {
 }
 #: Upgrade tile -> the officer one placed crew member may play once per round (§8.3).
 PROXY_UPGRADES = {WORKSHOP: "carpenter", LABORATORY: "scientist", BRIDGE: "captain"}
-PROXY_BIT = {"captain": 1, "carpenter": 2, "scientist": 4}
+PROXY_BIT = {"captain": 1, "carpenter": 2, "scientist": 4, "inuit": legends_explorers.INUK_BIT}
 #: Crew of Build Shelter (§6.2): 1 Inuk + 1 crew.
 SHELTER_NEED = ("inuit",)
 SHELTER_TOTALS = (2,)
@@ -130,11 +130,19 @@ def take_vectors(box: Take, k: int) -> tuple[Take, ...]:
 
 def proxies_of(st: State, seat: int) -> tuple[str, ...]:
     used = st.pv[F * seat + PROXY]
-    return tuple(
+    out = tuple(
         role
         for num, role in sorted(PROXY_UPGRADES.items())
         if num in st.upgrades[seat] and not used & PROXY_BIT[role]
     )
+    if st.explorer and legends_explorers.apprentice(st, seat):  # Ross: a crew member as an Inuk
+        out += (legends_explorers.INUK_PROXY,)
+    return out
+
+
+def _inuk(proxies: tuple[str, ...]) -> tuple[str, ...]:
+    """The proxies of a requirement that names only an Inuk (Build Shelter, event 17)."""
+    return ("inuit",) if "inuit" in proxies else ()
 
 
 def column_index(st: State, column: str) -> int:
@@ -164,7 +172,7 @@ def explore_pp(st: State, seat: int) -> int:
     """min(sled value, dog value) (§4.6.1), the sled as :func:`sled_for_explore` counts it."""
     tr = st.content.tracks
     sled = max(0, min(sled_for_explore(st, seat), len(tr["sled"]["explore_pp"]) - 1))
-    dogs = min(st.p(seat, DOGS), len(tr["dogs"]["explore_pp"]) - 1)
+    dogs = min(legends.explore_dogs(st, seat), len(tr["dogs"]["explore_pp"]) - 1)
     return min(int(tr["sled"]["explore_pp"][sled]), int(tr["dogs"]["explore_pp"][dogs]))
 
 
@@ -172,7 +180,7 @@ def available_sled_level(st: State, seat: int) -> int:
     """Lost Expedition: the highest sled level up to the sled track whose dog group
     has at least one dog (the Spanish edition's reading, decision 13)."""
     groups = st.content.tracks["dogs"].get("groups", [])
-    dogs = st.p(seat, DOGS)
+    dogs = legends.sled_dogs(st, seat) if st.explorer else st.p(seat, DOGS)  # J: track of 7
     level = 0
     for i, g in enumerate(groups, start=1):
         if i <= sled_for_explore(st, seat) and dogs >= int(g[0]):
@@ -206,7 +214,9 @@ def _block(
     if hit is not None:
         return hit
     block: tuple[Action, ...] = tuple(
-        _new(Action, ("take", c, sid, None, None, None, None, r, crew, t, f, v, proxy, d, None))
+        _new(
+            Action, ("take", c, sid, None, None, None, None, r, crew, t, f, v, proxy, d, None, None)
+        )
         for crew, proxy in opts
         for c, r, t, f, v, d in suffixes
     )
@@ -234,7 +244,10 @@ def _collect_block(
     block = tuple(
         _new(
             Action,
-            ("take", None, sid, None, None, None, None, None, crew, None, None, v, proxy, d, None),
+            (
+                *("take", None, sid, None, None, None, None, None, crew, None, None, v, proxy, d),
+                *(None, None),
+            ),
         )
         for crew, proxy in opts
         for v in take_vectors(box, sum(crew) - uncounted)
@@ -312,12 +325,13 @@ def take_actions(st: State, seat: int) -> list[Action]:
                 continue
             suffixes = plain_sfx
         elif kind == "explore":
-            if pv[b + DOGS] < 1 or sled_for_explore(st, seat) < 1:
+            dogs = legends.sled_dogs(st, seat) if st.explorer else pv[b + DOGS]
+            if dogs < 1 or sled_for_explore(st, seat) < 1:
                 continue
             suffixes = _plain_suffixes(deposits(_NO_PAY, (0, 0, 0, 1))) if due else _PLAIN
         elif kind == "visit_inuit":
             if pv[b + INTERPRETER]:
-                extra = crew_options(avail, ("inuit",), INTERPRETER_TOTALS, ())
+                extra = crew_options(avail, ("inuit",), INTERPRETER_TOTALS, _inuk(proxies))
                 opts = _merged(opts, extra)
                 okey = (*okey, INTERPRETER)
             suffixes = plain_sfx
@@ -337,9 +351,13 @@ def take_actions(st: State, seat: int) -> list[Action]:
                 out += _cabin_with_cans(sid, opts, pv[b + FOOD], pv[b + CANS], deps)
                 continue
         elif kind == "improve_sled":
-            if res[1] < sp.wood or pv[b + SLED] >= int(content.tracks["sled"]["max"]):
+            wood = legends_j.sled_wood(st, seat, sp.wood) if st.explorer else sp.wood
+            if res[1] < wood or pv[b + SLED] >= int(content.tracks["sled"]["max"]):
                 continue
-            suffixes = _plain_suffixes(deposits((0, sp.wood, 0, 0), _NO_PAY)) if due else _PLAIN
+            suffixes = _plain_suffixes(deposits((0, wood, 0, 0), _NO_PAY)) if due else _PLAIN
+            if st.explorer and avail[4] and legends_j.sled_master(st, seat):
+                opts = _merged(opts, ((legends_j.INUK_ALONE, None),))  # event 53's power
+                okey = (*okey, legends_j.POWER)
         elif kind == "upgrade_ship":
             if len(upgrades) >= st.upgrade_space_limit():
                 continue
@@ -367,23 +385,40 @@ def take_actions(st: State, seat: int) -> list[Action]:
             cards = [cid for cid in st.sp_rev if boat or not species[cid].fishing_boat]
             if boat:
                 cards += [cid for cid in st.hu_rev if cid in content.dual]
+            top = legends_explorers.looked_card(st, seat, "species") if st.explorer else None
+            if top is not None and (boat or not species[top].fishing_boat):
+                cards.append(top)  # Kellett's look at the species deck
             suffixes = tuple((cid, None, None, None, None, d) for cid in cards for d in plain)
         elif kind == "hunt":
             hunting = tables.hunting_all
-            for cid in st.hu_rev:
+            row = st.hu_rev
+            top = legends_explorers.huntable_top(st, seat) if st.explorer else None
+            if top is not None:
+                row = [*row, top]  # Kellett's look at the hunting deck
+            for cid in row:
                 h = hunting[cid]
                 if (h.whale or cid in content.dual) and not boat:
                     continue
                 prey = h.prey
-                if res[2] < prey:
+                less = legends.rifles_less(st, seat) if st.explorer else 0
+                if res[2] < prey - less:
                     continue
-                deps = deposits(_NO_PAY, (0, 0, prey, 0)) if due else plain
-                out += _block(
-                    sid,
-                    crew_options(avail, need, (prey,), proxies),
-                    (avail, need, (prey,), proxies),
-                    tuple((cid, None, None, None, None, d) for d in deps),
-                )
+                block: tuple[Action, ...] = ()
+                if res[2] >= prey:
+                    deps = deposits(_NO_PAY, (0, 0, prey, 0)) if due else plain
+                    block = _block(
+                        sid,
+                        crew_options(avail, need, (prey,), proxies),
+                        (avail, need, (prey,), proxies),
+                        tuple((cid, None, None, None, None, d) for d in deps),
+                    )
+                    out += block
+                if less:  # event 47: with at least 1 Inuk, 1 rifle less
+                    rifles = prey - less
+                    deps = deposits(_NO_PAY, (0, 0, rifles, 0)) if due else plain
+                    out += legends.hunt_with_inuk(
+                        crew_options(avail, need, (prey,), proxies), sid, cid, deps, block
+                    )
             continue
         elif kind == "tin_refining":  # Walking on Ice's tile over Experiment
             if pv[b + CANS] < sp.cans:
@@ -434,8 +469,8 @@ def take_actions(st: State, seat: int) -> list[Action]:
     ):
         out += _block(
             SHELTER_SPACE,
-            crew_options(avail, SHELTER_NEED, SHELTER_TOTALS, ()),
-            (avail, SHELTER_NEED, SHELTER_TOTALS, ()),
+            crew_options(avail, SHELTER_NEED, SHELTER_TOTALS, _inuk(proxies)),
+            (avail, SHELTER_NEED, SHELTER_TOTALS, _inuk(proxies)),
             _PLAIN,
         )
     if st.event is not None and st.event_takeable(seat):
@@ -446,6 +481,8 @@ def take_actions(st: State, seat: int) -> list[Action]:
             (avail, (), totals, ()),
             _PLAIN,
         )
+    if st.explorer:  # Legendary Expeditions: George Back's choice of upgrade space
+        out = legends.expand_upgrades(st, seat, out)
     if st.cr_active:
         out += myths.creature_takes(st, seat, avail)
         out = myths.filter_takes(st, seat, out)
@@ -588,7 +625,8 @@ def apply_take(st: State, seat: int, a: Action, ev: list[Event]) -> None:
         if a.food:
             st._gain(seat, "food", -a.food, "cabin", ev)
         if lowered:
-            st._score(seat, lowered // int(r["cabin_food_per_pp"]), "cabin food", ev)
+            pp = legends.cabin_pp(st, seat, lowered, int(r["cabin_food_per_pp"]))
+            st._score(seat, pp, "cabin food", ev)
         st.mnp_cabin = max(st.mnp_cabin, a.food)
         if st.scenario == "lost-expedition" and not st.le_found:
             obj = st.scen().get("objective", {})
@@ -598,7 +636,8 @@ def apply_take(st: State, seat: int, a: Action, ev: list[Event]) -> None:
                 st.le_cabin = True
                 ev.append(ScenarioProgress("cabin objective met", 1))
     elif kind == "improve_sled":
-        st._gain(seat, "wood", -sp.wood, "improve the sled", ev)
+        wood = legends_j.sled_wood(st, seat, sp.wood) if st.explorer else sp.wood
+        st._gain(seat, "wood", -wood, "improve the sled", ev)
         st._gain(seat, "sled", 1, "improve the sled", ev)
     elif kind == "upgrade_ship":
         assert a.tile is not None
@@ -607,6 +646,8 @@ def apply_take(st: State, seat: int, a: Action, ev: list[Event]) -> None:
         st.upgrades[seat].append(a.tile)
         st.upg_left[a.tile] -= 1
         slot = len(st.upgrades[seat]) - 1
+        if st.explorer:  # Legendary Expeditions: George Back picks the space
+            slot = legends.upgrade_slot(st, seat, a.slot)
         ev.append(UpgradeBuilt(seat, a.tile, slot + 1))
         bonuses = st.upgrade_space_bonuses()
         if slot < len(bonuses):
@@ -615,6 +656,8 @@ def apply_take(st: State, seat: int, a: Action, ev: list[Event]) -> None:
         pp = st.tables.upgrade_pp.get(a.tile, 0)
         if pp:
             st._score(seat, pp, st.content.upgrades[a.tile].name, ev)
+        if st.explorer:  # Legendary Expeditions: the ship card's rewards
+            legends.ship_reward(st, seat, ev)
     elif kind == "recycle_wood":
         st._lower(seat, "fuel", sp.fuel, "recycle", ev, effect=False)
         st._gain(seat, "wood", total, "recycle", ev)
@@ -634,12 +677,18 @@ def apply_take(st: State, seat: int, a: Action, ev: list[Event]) -> None:
             ev.append(CardTaken(seat, a.card, "dual species"))
             st._score(seat, int(r["dual_discover_pp"]), "dual species discovered", ev)
         else:
-            st.sp_rev.remove(a.card)
+            if st.explorer:  # Kellett may take the top card he looked at
+                legends_explorers.take_card(st, seat, "species", a.card)
+            else:
+                st.sp_rev.remove(a.card)
             acquire_species(st, seat, a.card, ev)
     elif kind == "hunt":
         assert a.card is not None
         h = st.tables.hunting_all[a.card]
-        st.hu_rev.remove(a.card)
+        if st.explorer:  # Kellett may take the top card he looked at
+            legends_explorers.take_card(st, seat, "hunting", a.card)
+        else:
+            st.hu_rev.remove(a.card)
         st.hu_disc.append(a.card)
         ev.append(CardTaken(seat, a.card, "hunting"))
         st._gain(seat, "food", h.food, "hunt", ev)

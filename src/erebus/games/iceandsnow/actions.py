@@ -24,10 +24,20 @@ pawn: ``crew`` is ``(captain, carpenter, scientist, sailors, inuit)``.
 | drop_upgrade | ``{"type": "drop_upgrade", "tile": 3}`` | abandoning ship with 4 upgrade tiles: the one returned to the box |
 | open_can | ``{"type": "open_can"}`` | after abandoning ship, on your Action-phase turn: food +5, health −1 (no turn used) |
 | release_sailor | ``{"type": "release_sailor"}`` | event 32: let the sick sailor die (−5 PP; no turn used) |
+| choose_explorer | ``{"type": "choose_explorer", "card": "A"}`` | Legendary Expeditions set-up: keep one of the two dealt explorers (set letter) |
+| benevolent | ``{"type": "benevolent", "use": true}`` | Robert McClure at Boarding: food −3 for morale +1 (again), or stop |
+| track | ``{"type": "track", "space": "hunt"}`` | Kellett (Legendary Expeditions D), on his Action-phase turn: look at the top card of that space's deck, then take the space (no turn used by the look) |
+| chart | ``{"type": "chart", "to": "Devon"}`` | Collinson (G), at his own decisions: fuel −1 to map that region (no turn used) |
+| despot | ``{"type": "despot", "use": true}`` | Belcher (H), after the leader's destination: force another route (or not) |
+| choose_upgrade | ``{"type": "choose_upgrade", "tile": 1}`` | Mysterious Epidemic set-up: the free tile on the leftmost upgrade space |
+| fall_ill | ``{"type": "fall_ill", "crew": {...}}`` | Mysterious Epidemic: the 2 crew who fall ill when the card's officer already is |
+| treat | ``{"type": "treat", "card": "T1", "tile": 2, "crew": {...}}`` | Mysterious Epidemic, on your Action-phase turn: a treatment card's requirement (``tile``: the one healing 1 or 2) heals ``crew`` (no turn used) |
 
 After abandoning ship ``voyage`` is ``"walk"`` or ``"march"`` (Forced March), a
 ``discard`` (also ``cargo``: over the sled's cargo) may name ``"cans"``, and Build a
 Cabin's ``take`` may carry ``cans`` (food cans counted as 5 food lowered each).
+With Legendary Expeditions George Back's Upgrade the Ship may carry ``slot`` (the
+1-based upgrade space he puts the tile on; absent: the leftmost empty one).
 
 ``take`` fields: ``space`` (a board space id, ``"build_shelter"``, or
 ``"event"`` for the current action event card), ``crew`` (the pawns placed:
@@ -68,12 +78,23 @@ KINDS = (
     "drop_upgrade",
     "open_can",
     "release_sailor",
+    "choose_explorer",
+    "benevolent",
+    "track",
+    "chart",
+    "despot",
+    "choose_upgrade",
+    "fall_ill",
+    "treat",
 )
 #: Voyage types, and Walking on Ice's crossing types after abandoning the ships (§9.1).
 VOYAGES = ("coastal", "open", "walk", "march")
 #: What a ``discard`` may name: the resources, and food cans after abandoning ship.
 DISCARDABLE = (*RESOURCES, "cans")
 SIDES = ("A", "B")
+#: The roles a ``take``'s ``proxy`` may name: an officer (upgrades 1, 4, 5) or, for
+#: Ross (Legendary Expeditions C), an Inuk.
+PROXY_ROLES = (*ROLES, "inuit")
 #: Collect may also return dogs put in a warehouse.
 TAKEABLE = RESOURCES
 
@@ -94,13 +115,21 @@ _FIELDS = {
     "compass": ("to",),
     "take": (
         *("space", "crew", "card", "tile", "food", "resource", "take", "proxy", "deposit"),
-        "cans",
+        *("cans", "slot"),
     ),
     "pass": (),
     "abandon": ("use",),
     "drop_upgrade": ("tile",),
     "open_can": (),
     "release_sailor": (),
+    "choose_explorer": ("card",),
+    "benevolent": ("use",),
+    "track": ("space",),
+    "chart": ("to",),
+    "despot": ("use",),
+    "choose_upgrade": ("tile",),
+    "fall_ill": ("crew",),
+    "treat": ("card", "tile", "crew"),
 }
 #: Fields that must be present: all of a kind's fields, except ``take``'s optional ones.
 _REQUIRED = {**_FIELDS, "take": ("space", "crew")}
@@ -151,6 +180,7 @@ class Action(NamedTuple):
     proxy: str | None = None
     deposit: str | None = None
     cans: int | None = None
+    slot: int | None = None
 
     # -- wire format -----------------------------------------------------------
 
@@ -205,12 +235,12 @@ class Action(NamedTuple):
             elif name == "deposit":
                 kw[name] = get_str(d, name, f"action {kind!r}", RESOURCES)
             elif name == "proxy":
-                kw[name] = get_str(d, name, f"action {kind!r}", ROLES)
+                kw[name] = get_str(d, name, f"action {kind!r}", PROXY_ROLES)
             elif name == "crew":
                 kw[name] = crew_from_json(v)
             elif name == "take":
                 kw[name] = take_from_json(v)
-            elif name in ("tile", "food", "cans"):
+            elif name in ("tile", "food", "cans", "slot"):
                 kw[name] = _count(v, what)
         return Action(kind, **kw)
 

@@ -35,7 +35,7 @@ def bot_actions(state: object) -> list[Action]:
         if a.space == "build_cabin" and a.food is not None and a.food % 2:
             keep[i] = False
             continue
-        key = (a.space, a.card, a.tile, a.food, a.resource, a.take, a.deposit, sum(a.crew))
+        key = (a.space, a.card, a.tile, a.food, a.resource, a.take, a.deposit, sum(a.crew), a.slot)
         cost = _cost(a.crew)
         seen = best.get(key)
         if seen is None:

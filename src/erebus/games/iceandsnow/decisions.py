@@ -8,7 +8,7 @@ from typing import Any
 
 from erebus.core.errors import IllegalAction
 from erebus.core.events import Event
-from erebus.games.iceandsnow import action_phase
+from erebus.games.iceandsnow import action_phase, legends, legends_explorers
 from erebus.games.iceandsnow.actions import Action
 from erebus.games.iceandsnow.events import (
     CartographyChosen,
@@ -63,14 +63,31 @@ class DecisionRules(FlowRules):
                 if a.start
             ]
         if ph == "destination":
-            return [Action("destination", to=to) for to, _ in self.destinations()]
+            # Belcher may have forbidden the leader's first choice (Legendary Expeditions H)
+            dests = [
+                Action("destination", to=to)
+                for to, _ in self.destinations()
+                if to != self.ex_forbid
+            ]
+            if self.explorer:  # Collinson's mapping at any of his decisions (G)
+                dests += legends_explorers.chart_actions(self, seat)
+            return dests
         if ph == "voyage":
-            return [Action("voyage", voyage=v) for v in self.voyage_options()]
+            voyages = [Action("voyage", voyage=v) for v in self.voyage_options()]
+            if self.explorer:
+                voyages += legends_explorers.chart_actions(self, seat)
+            return voyages
         if ph == "action":
             takes = action_phase.take_actions(self, seat)
+            free: list[Action] = []
+            if self.explorer:  # Kellett's bound take after a look (D); free looks, charts
+                bound = legends_explorers.filter_committed(self, seat, takes)
+                if bound is not None:
+                    return bound
+                free = legends_explorers.free_actions(self, seat)
             if takes and self.options["passing"] == "forced":
-                return takes
-            return [*takes, _PASS]
+                return [*takes, *free]
+            return [*takes, *free, _PASS]
         raise AssertionError(f"no decision in phase {ph!r}")  # pragma: no cover
 
     def apply(self, action: Action | dict[str, Any]) -> list[Event]:
@@ -143,6 +160,10 @@ class DecisionRules(FlowRules):
             self.event_pending = num
         elif kind == "boiler":
             self.pv[F * seat + BOILER] = int(bool(a.use))
+        elif kind in legends.DECISIONS:  # the explorer choice, McClure's trade
+            legends.resolve(self, d, a, ev)
+        elif kind == "despot":
+            legends_explorers.resolve_despot(self, seat, str(d[2]), bool(a.use), ev)
 
     def _act(self, seat: int, a: Action, ev: list[Event]) -> None:
         k = a.kind
@@ -174,9 +195,15 @@ class DecisionRules(FlowRules):
                 self.phase = "flow"
                 self.step = "round"
                 ev.append(LeaderChanged(self.leader, "solo expedition"))
-            else:
+            elif not (self.explorer and legends_explorers.offer_despot(self, a.to)):
                 dyn = dict(self.destinations())[a.to]
                 self._choose_destination(a.to, dyn, ev)
+        elif k == "track":
+            assert a.space is not None
+            legends_explorers.look(self, seat, a.space, ev)
+        elif k == "chart":
+            assert a.to is not None
+            legends_explorers.chart(self, seat, a.to, ev)
         elif k == "voyage":
             assert a.voyage is not None
             self._voyage_chosen(a.voyage, ev)

@@ -462,6 +462,104 @@ class SickSailor(Event):
         return f"{_who(self.seat, names)} {what}."
 
 
+# -- Mysterious Epidemic (§9.4) -------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class DiseaseRevealed(Event):
+    """The top disease card is turned (a reveal: nobody knew the deck's order)."""
+
+    card: str
+    officer: str
+    seat: int | None = None
+    template: ClassVar[str] = "Disease card {card}: the {officer} falls ill."
+
+
+@dataclass(frozen=True, slots=True)
+class TreatmentRevealed(Event):
+    """The Inuit teach a treatment: the top treatment card is turned (a reveal)."""
+
+    card: str
+    seat: int | None = None
+    template: ClassVar[str] = "The Inuit teach treatment {card}."
+
+
+@dataclass(frozen=True, slots=True)
+class CrewIll(Event):
+    """Crew go onto a disease card (``ill``) or are healed off it by a treatment."""
+
+    seat: int
+    crew: tuple[int, int, int, int, int]
+    card: str
+    ill: bool
+    template: ClassVar[str] = "{player}: crew {crew} ill {ill} ({card})."
+
+    def text(self, names: list[str] | None = None) -> str:
+        what = "fall ill" if self.ill else "are healed"
+        return f"{_who(self.seat, names)}: {w.crew(self.crew)} {what} ({self.card})."
+
+
+@dataclass(frozen=True, slots=True)
+class InuitSettled(Event):
+    """Inuk pawns wait on these anchor points of a new map section (settlement card)."""
+
+    anchors: tuple[str, ...]
+    seat: int | None = None
+    template: ClassVar[str] = "Inuit settlements: {anchors}."
+
+    def text(self, names: list[str] | None = None) -> str:
+        return "Inuit settle at " + ", ".join(w.anchor(a) for a in self.anchors) + "."
+
+
+@dataclass(frozen=True, slots=True)
+class TopCardLooked(Event):
+    """Kellett (Legendary Expeditions, set D) looks at the top card of the species or
+    hunting deck: he alone learns it, so this is a reveal although it names no card."""
+
+    seat: int
+    deck: str
+    template: ClassVar[str] = "{player} looks at the top card of the {deck} deck."
+
+
+@dataclass(frozen=True, slots=True)
+class RouteForced(Event):
+    """Belcher (Legendary Expeditions, set H) forces the leader to choose a route other
+    than the one to ``to``; he will choose this round's voyage type."""
+
+    seat: int
+    to: str
+    template: ClassVar[str] = "{player} forces the leader to choose a route other than to {to}."
+
+    def text(self, names: list[str] | None = None) -> str:
+        return (
+            f"{_who(self.seat, names)} forces the leader to choose a route other than "
+            f"to {w.anchor(self.to)}."
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class ExplorerChosen(Event):
+    """A seat keeps explorer ``set`` of its two dealt cards (Legendary Expeditions): its
+    explorer, ship and explorer event come into play; the other card goes to the box."""
+
+    seat: int
+    set: str
+    explorer: str
+    template: ClassVar[str] = "{player} leads the expedition of {explorer}."
+
+    def text(self, names: list[str] | None = None) -> str:
+        return f"{_who(self.seat, names)} leads the expedition of {self.explorer}."
+
+
+@dataclass(frozen=True, slots=True)
+class SailorGained(Event):
+    """A seat gains a sailor pawn (event 51: the one set aside, into its infirmary)."""
+
+    seat: int
+    reason: str
+    template: ClassVar[str] = "{player} gains a sailor ({reason})."
+
+
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.__name__: cls
     for cls in (
@@ -509,5 +607,13 @@ EVENT_TYPES: dict[str, type[Event]] = {
         UpgradeDropped,
         CanOpened,
         SickSailor,
+        TopCardLooked,
+        RouteForced,
+        ExplorerChosen,
+        SailorGained,
+        DiseaseRevealed,
+        TreatmentRevealed,
+        CrewIll,
+        InuitSettled,
     )
 }

@@ -12,6 +12,7 @@ fields: ``round_mods`` (round modifiers in force until the round ends),
 from __future__ import annotations
 
 from erebus.core.events import Event
+from erebus.games.iceandsnow import legends
 from erebus.games.iceandsnow.effects import POWERS, Op
 from erebus.games.iceandsnow.events import CardsRevealed, EventRevealed
 from erebus.games.iceandsnow.layout import FUEL, POWER_DUE, POWER_HELD, RES, F
@@ -93,6 +94,8 @@ class EventCardRules(ResourceRules):
             if self.sp_deck_draw() is not None:
                 self.event_draw = self.sp_deck.pop(0)
                 ev.append(CardsRevealed("species", (self.event_draw,)))
+        elif legends.is_new_op(op):  # Legendary Expeditions' explorer events
+            legends.reveal_op(self, op, reason, order, ev)
         else:  # pragma: no cover - the validator refuses unknown ops
             raise AssertionError(f"effect {kind!r} cannot be revealed")
 
@@ -113,7 +116,9 @@ class EventCardRules(ResourceRules):
         card = self.content.events[num]
         for op in card.effect.take:
             kind = op.op
-            if kind == "taker_gains":
+            if legends.is_new_op(op):  # Legendary Expeditions' explorer events
+                legends.take_op(self, seat, op, card.name, ev)
+            elif kind == "taker_gains":
                 for what, v in op["gains"].items():
                     self._gain(seat, what, int(v), card.name, ev)
             elif kind == "keep_card":
@@ -136,6 +141,8 @@ class EventCardRules(ResourceRules):
                 self.pv[b + POWER_HELD + i] = 1
                 num, op = self._t.powers[power]
                 self._hire(seat, int(op["inuit"]), f"event {num}", ev, at_once=True)
+        if self.module(legends.MODULE):
+            legends.grant_powers(self, seat, ev)
 
     def _event_kept(self) -> bool:
         """Does this round's event card stay with its taker at Cleanup?"""

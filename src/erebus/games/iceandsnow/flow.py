@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from erebus.core.events import Event
-from erebus.games.iceandsnow import myths, scoring
+from erebus.games.iceandsnow import legends, legends_explorers, myths, scoring
 from erebus.games.iceandsnow.actions import Action
 from erebus.games.iceandsnow.content import RESOURCES
 from erebus.games.iceandsnow.events import (
@@ -255,11 +255,13 @@ class FlowRules(SetupRules):
             self._voyage_chosen("open", ev)
             return
         self.phase = "voyage"
-        self.current = self.leader
+        # Belcher chooses after forcing the route (Legendary Expeditions H)
+        self.current = legends_explorers.voyage_chooser(self) if self.explorer else self.leader
 
     def _voyage_chosen(self, voyage: str, ev: list[Event]) -> None:
         self.voyage = voyage
-        ev.append(VoyageChosen(self.leader, voyage))
+        chooser = legends_explorers.voyage_chosen(self) if self.explorer else self.leader
+        ev.append(VoyageChosen(chooser, voyage))
         self.phase = "flow"
         self.step = "fuel"
         if not self.final_voyage and self.has_upgrade(self.leader, MAST):
@@ -295,6 +297,7 @@ class FlowRules(SetupRules):
         bands = self.content.tracks["fuel"]["bands"]
         for s in self.order_from(self.leader):
             c = cost
+            own = legends.fuel_bands(self, s, bands) if self.explorer else bands  # Franklin
             if self.pv[F * s + BOILER] and c > 0 and self.p(s, WOOD) > 0:
                 self._gain(s, "wood", -1, "boiler", ev)
                 c -= 1
@@ -307,12 +310,13 @@ class FlowRules(SetupRules):
                 # wood is paid instead of lowering it)
                 continue
             new = self.p(s, FUEL)
-            for band in bands:
+            for band in own:
                 if int(band["from"]) <= new <= int(band["to"]):
+                    why = "fuel 8–10" if own is bands else f"fuel {band['from']}–{band['to']}"
                     if band["effect"] == "morale":
-                        self._raise(s, "morale", 1, "fuel 8–10", ev)
+                        self._raise(s, "morale", 1, why, ev)
                     elif band["effect"] == "discard" and not self.has_upgrade(s, STOREROOM):
-                        self._discard_choice(s, "fuel 0–3", ev)
+                        self._discard_choice(s, "fuel 0–3" if own is bands else why, ev)
                     break
             if self.over:
                 return
@@ -340,7 +344,7 @@ class FlowRules(SetupRules):
             self.mapped.append(region)
             self.carto_tokens -= 1
             ev.append(RegionMapped(leader, region))
-            self._score(leader, int(self.rules["mapping_pp"]), "mapping", ev)
+            self._score(leader, legends.mapping_pp(self, leader), "mapping", ev)  # Collinson: 3
             if self.over:
                 return
         if self.magnetised and self.voyage == "open" and region not in self.mapped:
@@ -455,6 +459,8 @@ class FlowRules(SetupRules):
             self._lower_food(s, self.fed_count(s), "feeding", ev)
             if self.over:
                 return
+        if self.explorer:  # Legendary Expeditions: McClure's food for morale
+            legends.boarding(self)
         self.step = "cleanup"
 
     def _check_pole(self, ev: list[Event]) -> None:
@@ -535,4 +541,8 @@ class FlowRules(SetupRules):
             return [Action("mast", card=d[2]), Action("mast", card=d[3])]
         if kind == "boiler":
             return [_BOILER_YES, _BOILER_NO]
+        if kind in legends.DECISIONS:  # the explorer choice, McClure's trade
+            return legends.decision_actions(self, d)
+        if kind == "despot":  # Legendary Expeditions H: Belcher forces another route
+            return list(legends_explorers.DESPOT_ANSWERS)
         raise AssertionError(kind)  # pragma: no cover

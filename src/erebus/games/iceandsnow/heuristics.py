@@ -126,6 +126,7 @@ def heuristic(state: State, seat: int) -> float:
     value = float(pv[b + PP])
     if state.scenario is not None:
         value -= SOLO_OBJECTIVE * len(state.objectives_missing())
+        value += state.scenario_value(seat)
     else:
         for s, delta, _ in scoring.final_scores(state):
             if s == seat:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any, Self
 
 from erebus.core.rng import Rng
+from erebus.games.iceandsnow import legends, legends_explorers
 from erebus.games.iceandsnow.content import Content, default_content
 from erebus.games.iceandsnow.serialization import FORMAT, Serialization
 
@@ -64,6 +65,8 @@ class HiddenInfo(Serialization):
             out["cr_deck"] = sorted(self.cr_deck)
         if self.maint:  # Walking on Ice: the walking deck's order is hidden
             out["walk_deck"] = sorted(self.walk_deck)
+        if self.explorer:  # Legendary Expeditions: other seats' dealt pairs, the box
+            out["explorers"] = legends.unknown_explorers(self, seat)
         return out
 
     def view(self, seat: int | None) -> dict[str, Any]:
@@ -104,6 +107,10 @@ class HiddenInfo(Serialization):
         ]
         if seat != self.leader:
             d["event_pending"] = None  # the Mast's chosen card is still face down
+        if "ex_dealt" in d:  # the explorers dealt to another seat, the boxed ones
+            legends.hide(self, d, seat)
+        if "ex_peek" in d:  # Kellett's look at a deck's top card: his alone
+            d["ex_peek"] = legends_explorers.view_peeks(self, seat)
         d["seat"] = seat
         return d
 
@@ -188,6 +195,10 @@ class HiddenInfo(Serialization):
             if dd[0] == "mast" and dd[2] is None:  # another seat's look at the top two
                 deck = self.ev_open if self.voyage == "open" else self.ev_coastal
                 dd[2], dd[3] = str(deck[0]), str(deck[1])
+        if self.explorer:  # dealt explorers; the events of the sets in play in their decks
+            legends.deal_hidden(self, pools, seat)
+        if self.explorer:  # Kellett's known top cards stay on top
+            legends_explorers.deal_peeks(self, seat)
         if self.scenario is None:
             self._deal_setup_cards(seat)
 
@@ -250,5 +261,9 @@ class HiddenInfo(Serialization):
             self.event_pending = None  # the Mast's chosen card is still face down
         self.hu_box = self._known_box()
         self.ev_box = []
+        if self.explorer:  # another seat's dealt explorers, the boxed ones
+            legends.forget(self, seat)
+        if self.explorer:  # another seat's look at a top card is unknown
+            self.ex_peek = legends_explorers.view_peeks(self, seat)
         self._deal_hidden(pools, seat)
         self._legal = None

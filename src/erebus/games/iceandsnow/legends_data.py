@@ -1,10 +1,7 @@
 """Legendary Expeditions (§9.3, seed l. 1211–1340): the data of the 10 sets A–J.
 
-NOT PLAYABLE YET — ``options.IMPLEMENTED_MODULES`` refuses the module.  This is
-the module's data foundation: ``data/legends.json`` pins the seed's explorers,
-ships and explorer events 45–54 (and our designs where the text is silent) in a
-vocabulary this module validates, so that the engine work that remains is the
-mechanisms, not the reading of the text:
+``data/legends.json`` pins the seed's explorers, ships and explorer events 45–54
+(and our designs where the text is silent) in a vocabulary this module validates:
 
 * ``sets``: ``{"set": "A".."J", "explorer", "ability": <ABILITIES key>,
   "params": {...}, "ship", "ship_rewards": {gain: n}, "event": 45..54}``;
@@ -12,10 +9,10 @@ mechanisms, not the reading of the text:
   ``name``, ``deck``, ``kind``, ``crew``, ``effect``), whose ops are the base
   game's (:data:`.effects.OPS`) or the new ones of :data:`NEW_OPS`.
 
-What the engine still needs (docs/iceandsnow-decisions.md, "Legendary
-Expeditions"): the setup (deal 2 explorers, keep 1; matching ships and events
-shuffled into their decks), each ability of :data:`ABILITIES`, the ship rewards
-on Upgrade the Ship, the ops of :data:`NEW_OPS` and the two powers.
+The rules that read it: :mod:`.legends` (set-up, the passive abilities, the ship
+cards, the events' ops, hidden information), :mod:`.legends_explorers` (C, D, G,
+H) and :mod:`.legends_j` (J); the readings are L1–L26 of
+docs/iceandsnow-decisions.md.
 """
 
 from __future__ import annotations

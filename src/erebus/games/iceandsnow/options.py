@@ -14,7 +14,7 @@ from erebus.core.game import GameOption
 
 MODES = ("survival", "shelters", "dual_species")
 UPGRADE_SETS = ("base", "all")
-SCENARIOS = ("lost-expedition", "magnetic-north-pole")
+SCENARIOS = ("lost-expedition", "magnetic-north-pole", "mysterious-epidemic", "amundsens-voyage")
 TOWING_PP = ("per_player", "per_fuel")
 HELM_TIE = ("exclude_leader", "include_leader")
 PASSING = ("voluntary", "forced")
@@ -22,7 +22,9 @@ PASSING = ("voluntary", "forced")
 MODULES = ("walking_on_ice", "inuit_myths", "legendary_expeditions")
 # The modules whose rules the engine plays.  A module's helper adds it here when
 # its rules land; until then asking for it is refused as "not implemented yet".
-IMPLEMENTED_MODULES: frozenset[str] = frozenset({"inuit_myths", "walking_on_ice"})
+IMPLEMENTED_MODULES: frozenset[str] = frozenset(
+    {"inuit_myths", "walking_on_ice", "legendary_expeditions"}
+)
 # Modules that cannot be combined with a solo scenario (seed l. 939: Walking on
 # Ice "with other modules that are not solo scenarios"; l. 1166/1215: the other
 # two "including the solo scenarios").
@@ -45,10 +47,28 @@ MODULE_OPTIONS: dict[str, dict[str, tuple[str, ...]]] = {
         # the leader's PP at the new final anchor: none, or the lower final value (W3)
         "walking_final_pp": ("none", "lowest"),
     },
+    "legendary_expeditions": {
+        # Collinson's special mapping: its printed 1 PP, or his 3 PP of charting (L14)
+        "collinson_special_pp": ("special", "mapping"),
+    },
 }
 _OWNER = {key: m for m, opts in MODULE_OPTIONS.items() for key in opts}
+#: Options of a solo scenario's readings (docs/iceandsnow-decisions.md AV1, AV4), stored
+#: only when that scenario is played (not offered by the lobby); the first is the default.
+SCENARIO_OPTIONS: dict[str, dict[str, tuple[str, ...]]] = {
+    "amundsens-voyage": {
+        # the final voyage: open sea as always (it is not chosen), or coastal (AV1)
+        "amundsen_final": ("open", "coastal"),
+        # one Explore of 10+ PP removes both morale cylinders, or only the left (AV4)
+        "amundsen_explore": ("both", "one"),
+    },
+}
+_SCEN_OWNER = {key: s for s, opts in SCENARIO_OPTIONS.items() for key in opts}
 # The Legendary Expeditions sets A–J (explorer, ship, explorer event; §9.3).
 EXPLORER_SETS = tuple("ABCDEFGHIJ")
+#: Solo scenarios that play one set of Legendary Expeditions (the module comes with
+#: them, even while it is not offered on its own): Amundsen's Voyage, set J (§9.5).
+SCENARIO_SETS = {"amundsens-voyage": "J"}
 
 DEFAULTS: dict[str, Any] = {
     "modes": [],
@@ -92,6 +112,13 @@ OPTIONS = (
         for module, opts in MODULE_OPTIONS.items()
         if module in IMPLEMENTED_MODULES
         for key, values in opts.items()
+    ),
+    # Legendary Expeditions: deal 2 explorers, keep 1.  The API also takes one set
+    # letter per seat (``["A", "G"]``), which a lobby of choices cannot offer.
+    *(
+        GameOption("explorers", "choice", ("random",), "random", requires=("modules", m))
+        for m in ("legendary_expeditions",)
+        if m in IMPLEMENTED_MODULES
     ),
 )
 
@@ -161,11 +188,11 @@ def normalize(options: Any, players: int) -> dict[str, Any]:
         options = {}
     if not isinstance(options, dict):
         raise ValueError("options must be a JSON object")
-    unknown = set(options) - set(DEFAULTS) - set(_OWNER)
+    unknown = set(options) - set(DEFAULTS) - set(_OWNER) - set(_SCEN_OWNER)
     if unknown:
         raise ValueError(
             f"unknown option(s) {', '.join(sorted(map(str, unknown)))}; "
-            f"known: {', '.join([*DEFAULTS, *_OWNER])}"
+            f"known: {', '.join([*DEFAULTS, *_OWNER, *_SCEN_OWNER])}"
         )
     d = {**DEFAULTS, **options}
     modes = d["modes"]
@@ -186,8 +213,19 @@ def normalize(options: Any, players: int) -> dict[str, Any]:
         )
     if scenario is not None and players != 1:
         raise ValueError(f"the {scenario} scenario is for 1 player, not {players}")
-    modules = _modules(d["modules"], scenario)
-    explorers = _explorers(d["explorers"], modules, players)
+    fixed = SCENARIO_SETS.get(scenario or "")
+    if fixed is None:
+        modules = _modules(d["modules"], scenario)
+        explorers = _explorers(d["explorers"], modules, players)
+    else:  # the scenario plays its Legendary Expeditions set (§9.5: set J)
+        given = d["modules"]
+        if isinstance(given, list | tuple):
+            given = [m for m in given if m != "legendary_expeditions"]
+        picked = [*_modules(given, scenario), "legendary_expeditions"]
+        modules = [m for m in MODULES if m in picked]
+        if d["explorers"] not in ("random", [fixed], (fixed,)):
+            raise ValueError(f"the {scenario} scenario plays explorer set {fixed} only")
+        explorers = [fixed]
     mode_set = set(modes)
     if scenario is not None:
         mode_set.add("survival")
@@ -209,4 +247,10 @@ def normalize(options: Any, players: int) -> dict[str, Any]:
             )
         elif key in d:
             raise ValueError(f"option {key!r} needs the {module} module")
+    for key, scen in _SCEN_OWNER.items():
+        if scen == scenario:
+            values = SCENARIO_OPTIONS[scen][key]
+            out[key] = _choice({key: d.get(key, values[0])}, key, values)
+        elif key in d:
+            raise ValueError(f"option {key!r} needs the {scen} scenario")
     return out

@@ -150,6 +150,31 @@ MODULE_FIELDS: tuple[tuple[str, str, str], ...] = (
     ("walking_on_ice", "guilt", "l"),  # per seat: guilt level
     ("walking_on_ice", "sick", "l"),  # per seat: 1 carries the sick sailor of event 32
     ("walking_on_ice", "customs", "l"),  # per seat: event 36 taken this round (1) / held (2)
+    # Legendary Expeditions (§9.3; the rules in legends.py):
+    ("legendary_expeditions", "explorer", "l"),  # per seat: set letter A-J ("" = none yet)
+    ("legendary_expeditions", "ex_dealt", "ll"),  # per seat: the 2 dealt explorers until chosen
+    ("legendary_expeditions", "ex_box", "l"),  # explorer cards back in the box (hidden)
+    ("legendary_expeditions", "ex_held", "ll"),  # per seat: powers of kept explorer events
+    ("legendary_expeditions", "ex_due", "ll"),  # per seat: such powers taken this round
+    ("legendary_expeditions", "ex_sailor", "s"),  # event 51's set-aside sailors
+    ("legendary_expeditions", "ex_spaces", "l"),  # per seat: Back's filled upgrade spaces (bits)
+    ("legendary_expeditions", "ex_despot", "l"),  # per seat: Belcher's forced routes so far
+    ("legendary_expeditions", "ex_peek", "ll"),  # per seat: Kellett's look [deck, card, space]
+    ("legendary_expeditions", "ex_forbid", "s"),  # the route Belcher forbade (None)
+    ("legendary_expeditions", "ex_voyager", "s"),  # Belcher chooses this voyage type (None)
+    # Solo scenarios of Myths & Legends (§9.4, §9.5): a row keyed by the scenario's
+    # name is saved when that scenario is played (the rules in epidemic.py, amundsen.py)
+    ("mysterious-epidemic", "ep_settlement", "s"),  # the Inuit settlement card in play
+    ("mysterious-epidemic", "ep_inuit", "l"),  # anchor points with an Inuk pawn
+    ("mysterious-epidemic", "ep_dis_deck", "l"),  # the disease deck, top first (hidden)
+    ("mysterious-epidemic", "ep_dis_disc", "l"),  # its discard pile
+    ("mysterious-epidemic", "ep_ill", "ll"),  # disease cards beside the board: [card, 4 counts]
+    ("mysterious-epidemic", "ep_tr_deck", "l"),  # the treatment deck, top first (hidden)
+    ("mysterious-epidemic", "ep_tr_disc", "l"),  # its discard pile
+    ("mysterious-epidemic", "ep_treat", "l"),  # treatment cards beside the board
+    ("amundsens-voyage", "am_cyl", "l"),  # black cylinders left: [health, morale right, left]
+    ("amundsens-voyage", "am_haven", "s"),  # round #55 was revealed in (0: not yet)
+    ("amundsens-voyage", "am_founded", "s"),  # Gjøa Haven is founded
 )
 _MOD_SCALARS = tuple(k for _, k, kind in MODULE_FIELDS if kind == "s")
 _MOD_LISTS = tuple(k for _, k, kind in MODULE_FIELDS if kind == "l")
@@ -287,6 +312,28 @@ class Position:
     guilt: list[int]
     sick: list[int]
     customs: list[int]
+    explorer: list[str]
+    ex_dealt: list[list[str]]
+    ex_box: list[str]
+    ex_held: list[list[str]]
+    ex_due: list[list[str]]
+    ex_sailor: int
+    ex_spaces: list[int]
+    ex_despot: list[int]
+    ex_peek: list[list[Any]]
+    ex_forbid: str | None
+    ex_voyager: int | None
+    ep_settlement: str | None
+    ep_inuit: list[str]
+    ep_dis_deck: list[str]
+    ep_dis_disc: list[str]
+    ep_ill: list[list[Any]]
+    ep_tr_deck: list[str]
+    ep_tr_disc: list[str]
+    ep_treat: list[str]
+    am_cyl: list[int]
+    am_haven: int
+    am_founded: bool
 
     @classmethod
     def _blank(cls, players: int, seed: int, opts: dict[str, Any], content: Content) -> Self:
@@ -485,6 +532,11 @@ class Position:
         self.step = "over"
         ev.append(GameOver("lost", reason, tuple(self.scores())))
 
+    def scenario_value(self, seat: int) -> float:
+        """A search bot's extra liking for a solo position (``heuristics``): 0 here; a
+        scenario's state class scores its own progress (ill crew, black cylinders)."""
+        return 0.0
+
     def objectives_missing(self) -> list[str]:
         """The solo objectives not (yet) met, in words (§7.1, §7.2); the passage itself
         counts as met once the game is over."""
@@ -623,5 +675,8 @@ class Position:
             "compass": "choose the new anchor point or decline",
             "mast": "choose the event card to reveal",
             "boiler": "decide whether to use the boiler",
+            "explorer": "choose the explorer you keep",
+            "benevolent": "trade 3 food for 1 morale, or stop",
+            "despot": "decide whether to force the leader onto another route",
             "over": "nothing: the game is over",
         }.get(k, k)

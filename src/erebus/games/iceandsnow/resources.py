@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 
 from erebus.core.events import Event
-from erebus.games.iceandsnow import myths
+from erebus.games.iceandsnow import legends_j, myths
 from erebus.games.iceandsnow.actions import Crew, compositions
 from erebus.games.iceandsnow.content import RESOURCES
 from erebus.games.iceandsnow.events import (
@@ -65,6 +65,8 @@ class ResourceRules(Position):
         if what in RES:
             idx = RES[what]
             if what == "dogs":
+                if v > 0 and self.explorer and legends_j.places_no_dogs(self, seat):  # type: ignore[arg-type]
+                    return  # set J: Amundsen never places dogs
                 room = int(self.content.tracks["dogs"]["spaces"]) - self.p(seat, DOGS)
                 v = min(v, room) if v > 0 else v
             b = F * seat + idx

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Self
 
-from erebus.games.iceandsnow import myths
+from erebus.games.iceandsnow import legends, myths
 from erebus.games.iceandsnow.content import Content, default_content
 from erebus.games.iceandsnow.decisions import DecisionRules
 from erebus.games.iceandsnow.flow import FlowRules
@@ -38,6 +38,9 @@ FORMAT = 1
 DECISION_KINDS = (
     *("discard", "infirmary", "eat", "compass", "mast", "boiler"),
     *("abandon", "cargo", "drop_upgrade", "cans"),
+    "despot",  # Legendary Expeditions: Belcher forces another route (or not)
+    *("explorer", "benevolent"),  # Legendary Expeditions: the dealt pair, McClure's trade
+    *("choose_upgrade", "fall_ill"),  # Mysterious Epidemic
 )
 #: Every step name a saved state may hold.
 _STEPS = {name[len("_step_") :] for name in dir(FlowRules) if name.startswith("_step_")} | {
@@ -127,7 +130,7 @@ class Serialization(DecisionRules):
         extra = [m for m in mods if m not in _LEGACY_MODS]
         if extra:  # modifiers format 1 has no flag for (new cards)
             out["round_mods"] = extra
-        modules = self.options["modules"]
+        modules = (*self.options["modules"], self.scenario)  # a scenario's rows too
         for module, key, kind in MODULE_FIELDS:
             if module in modules:
                 v = getattr(self, key)
@@ -197,7 +200,7 @@ class Serialization(DecisionRules):
 
     def _load_module_fields(self, d: dict[str, Any]) -> None:
         """The fields of the modules in play (:data:`MODULE_FIELDS`), type-checked."""
-        modules = self.options["modules"]
+        modules = (*self.options["modules"], self.scenario)  # a scenario's rows too
         for module, key, kind in MODULE_FIELDS:
             if module not in modules:
                 continue
@@ -307,7 +310,11 @@ class Serialization(DecisionRules):
             if not isinstance(dd[1], int) or not 0 <= dd[1] < n:
                 return "bad decision seat"
         if self.module("inuit_myths"):
-            return myths.consistency_problem(self)
+            problem = myths.consistency_problem(self)
+            if problem:
+                return problem
+        if self.module(legends.MODULE):
+            return legends.consistency_problem(self)
         return None
 
     def _check_deep(self) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from erebus.core.events import Event
-from erebus.games.iceandsnow import myths
+from erebus.games.iceandsnow import legends, myths
 from erebus.games.iceandsnow.content import RESOURCES
 from erebus.games.iceandsnow.events import (
     InvestorRevealed,
@@ -104,6 +104,8 @@ class SetupRules(EventCardRules):
         self._build_event_decks()
         if self.module(myths.MODULE):
             myths.setup(self)
+        if self.module(legends.MODULE):
+            legends.setup(self, ev)
         # investors and cartography
         if self.scenario is None:
             inv = sorted(c.investors)
@@ -128,7 +130,7 @@ class SetupRules(EventCardRules):
             self._shuffle(self.search)
             self.le_progress = int(scen.get("progress", {}).get("start", 0))
             self._begin(ev)
-        else:  # magnetic north pole
+        elif self.scenario == "magnetic-north-pole":
             deck: list[str] = []
             for d, k in scen.get("compass", {}).items():
                 deck += [d] * int(k)
@@ -142,6 +144,8 @@ class SetupRules(EventCardRules):
             self.leader = 0
             self.current = 0
             self.step = "mnp_section"
+        else:  # the Myths & Legends scenarios: their state classes add the rest
+            self._begin(ev)
 
     def _build_event_decks(self) -> None:
         c = self.content
@@ -150,11 +154,11 @@ class SetupRules(EventCardRules):
             self.ev_open = [int(x) for x in scen["decks"]["open"]]
             self.ev_coastal = [int(x) for x in scen["decks"]["coastal"]]
         else:
-            self.ev_open = sorted(
-                e.number for e in c.events.values() if e.deck == "open" and not e.optional
-            )
+            # the explorer events enter their decks with their sets (legends.assign)
+            base = [e for e in c.events.values() if e.number not in legends.event_numbers()]
+            self.ev_open = sorted(e.number for e in base if e.deck == "open" and not e.optional)
             self.ev_coastal = sorted(
-                e.number for e in c.events.values() if e.deck == "coastal" and not e.optional
+                e.number for e in base if e.deck == "coastal" and not e.optional
             )
             if self.options["extra_events"]:
                 for e in sorted(c.events.values(), key=lambda e: e.number):

@@ -34,6 +34,10 @@ HIDDEN_EVENTS = (
     ev.CompassDrawn,
     ev.EventCardsSeen,
     ev.CreatureRevealed,  # Inuit Myths: the top creature card
+    ev.ExplorerChosen,  # Legendary Expeditions: a dealt explorer card kept, face up
+    ev.TopCardLooked,  # Legendary Expeditions: Kellett looks at a deck's top card
+    ev.DiseaseRevealed,  # Mysterious Epidemic: the top disease card
+    ev.TreatmentRevealed,  # Mysterious Epidemic: the top treatment card
 )
 
 

@@ -92,14 +92,28 @@ class State(HiddenInfo):
 
     @classmethod
     def _variant(cls, opts: dict[str, Any], content: Content) -> tuple[type[Self], Content]:
-        """Walking on Ice plays as :class:`~.walking.WalkingState` on the module's map."""
+        """Walking on Ice plays as :class:`~.walking.WalkingState` on the module's map;
+        Legendary Expeditions adds its explorer events to the event cards."""
+        klass: type[Self] = cls
         if "walking_on_ice" in opts["modules"]:
             from erebus.games.iceandsnow.walking_data import walking_content
 
             walking = _walking_class()
-            klass = cls if issubclass(cls, walking) else walking
-            return cast("type[Self]", klass), walking_content(content)
-        return cls, content
+            klass = cls if issubclass(cls, walking) else cast("type[Self]", walking)
+            content = walking_content(content)
+        if "legendary_expeditions" in opts["modules"]:
+            from erebus.games.iceandsnow.legends import legends_content
+
+            content = legends_content(content)
+        scenario = _scenario_class(opts["scenario"])  # Myths & Legends' solo scenarios
+        if scenario is not None and not issubclass(klass, scenario):
+            klass = cast("type[Self]", scenario)
+        return klass, klass._scenario_content(content)
+
+    @classmethod
+    def _scenario_content(cls, content: Content) -> Content:
+        """The content a scenario's state class plays on (Amundsen's Voyage adds event 55)."""
+        return content
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, State):
@@ -113,6 +127,19 @@ class State(HiddenInfo):
             f"<iceandsnow.State players={self.n} round={self.round} phase={self.pending} "
             f"current={self.current_player} scores={self.scores()}>"
         )
+
+
+def _scenario_class(scenario: str | None) -> type[State] | None:
+    """The state class of a scenario with rules of its own (§9.4, §9.5), or ``None``."""
+    if scenario == "mysterious-epidemic":
+        from erebus.games.iceandsnow.epidemic import EpidemicState
+
+        return EpidemicState
+    if scenario == "amundsens-voyage":
+        from erebus.games.iceandsnow.amundsen import AmundsenState
+
+        return AmundsenState
+    return None
 
 
 def _walking_class() -> type[State]:

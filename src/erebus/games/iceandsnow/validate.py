@@ -37,6 +37,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from erebus.games.iceandsnow import scenario_data
 from erebus.games.iceandsnow.creatures import creature_problems
 from erebus.games.iceandsnow.effects import effect_problems
 from erebus.games.iceandsnow.model import (
@@ -887,7 +888,7 @@ def _check_cartography(c: Content, out: list[str]) -> None:
 
 def _check_scenarios(c: Content, out: list[str]) -> None:
     sc = c.scenarios
-    for name in ("lost-expedition", "magnetic-north-pole"):
+    for name in ("lost-expedition", "magnetic-north-pole", "mysterious-epidemic"):
         s = sc.get(name)
         if not isinstance(s, dict):
             out.append(f"scenarios: scenario {name!r} is missing")
@@ -934,6 +935,7 @@ def _check_scenarios(c: Content, out: list[str]) -> None:
         for sid in mnp.get("replaced_spaces", {}):
             if sid not in c.spaces:
                 out.append(f"scenarios: magnetic-north-pole replaces unknown space {sid!r}")
+    scenario_data.check(c, out)  # Mysterious Epidemic, Amundsen's Voyage (§9.4, §9.5)
 
 
 # rules ---------------------------------------------------------------------------

@@ -34,6 +34,7 @@ from __future__ import annotations
 from typing import Any
 
 from erebus.core.events import Event
+from erebus.games.iceandsnow import legends, legends_explorers
 from erebus.games.iceandsnow import walking_rules as wr
 from erebus.games.iceandsnow.actions import Action, Crew
 from erebus.games.iceandsnow.content import RESOURCES
@@ -138,6 +139,9 @@ class WalkingState(State):
                 self.decisions.append(["drop_upgrade", s])
             # (4G/H) the maintenance cylinder on the sled level
             wr.set_maintenance(self, s, self.pv[b + SLED], "abandoning ship", ev)
+            over = legends.maintenance_over_sled(self, s) if self.explorer else 0
+            if over:  # Franklin: maintenance +1 after moving boards (§9.3 set A)
+                wr.set_maintenance(self, s, self.maint[s] + over, "John Franklin", ev)
             # (4K) wood equal to the fuel level; the fuel cylinder goes to guilt 0
             ResourceRules._gain(self, s, "wood", fuel[s], "fuel left on the ship", ev)
             self._set(s, FUEL, 0, "fuel", "abandoning ship", ev)
@@ -195,14 +199,16 @@ class WalkingState(State):
             self._voyage_chosen(self.voyage_options()[0], ev)
             return
         self.phase = "voyage"
-        self.current = self.leader
+        # Belcher chooses after forcing the route (Legendary Expeditions H)
+        self.current = legends_explorers.voyage_chooser(self) if self.explorer else self.leader
 
     def _voyage_chosen(self, voyage: str, ev: list[Event]) -> None:
         if not self.abandoned:
             super()._voyage_chosen(voyage, ev)
             return
         self.voyage = voyage
-        ev.append(VoyageChosen(self.leader, voyage))
+        chooser = legends_explorers.voyage_chosen(self) if self.explorer else self.leader
+        ev.append(VoyageChosen(chooser, voyage))
         self.phase = "flow"
         self.step = "fuel"
 
@@ -283,7 +289,7 @@ class WalkingState(State):
             self.mapped.append(region)
             self.carto_tokens -= 1
             ev.append(RegionMapped(leader, region))
-            self._score(leader, int(self.rules["mapping_pp"]), "mapping", ev)
+            self._score(leader, legends.mapping_pp(self, leader), "mapping", ev)  # Collinson: 3
         if int(kind.get("maintenance", 0)) < 0:
             wr.lower_maintenance(self, order, "forced march", ev)
 

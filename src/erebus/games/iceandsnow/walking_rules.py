@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from erebus.core.events import Event
+from erebus.games.iceandsnow import legends
 from erebus.games.iceandsnow.events import Towing, TrackChanged
 from erebus.games.iceandsnow.layout import CANS, DYN, FOOD, RIFLES, SLED, TOW, WOOD, F
 from erebus.games.iceandsnow.towing import tow
@@ -76,8 +77,10 @@ def check_sled(st: State, seat: int, reason: str, ev: list[Event]) -> None:
 
 
 def set_maintenance(st: State, seat: int, new: int, reason: str, ev: list[Event]) -> None:
-    """Maintenance to ``new``, between 1 and the sled level (and the track's top)."""
-    top = min(st.p(seat, SLED), data(st).max_maintenance)
+    """Maintenance to ``new``, between 1 and the sled level (and the track's top);
+    Franklin's may stand 1 above his sled level (Legendary Expeditions)."""
+    over = legends.maintenance_over_sled(st, seat) if st.explorer else 0
+    top = min(st.p(seat, SLED) + over, data(st).max_maintenance)
     new = max(1, min(new, max(1, top)))
     old = st.maint[seat]
     if new == old:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from erebus.games.iceandsnow import wire_scenarios
 from erebus.games.iceandsnow.content import CREW_KINDS, RESOURCES
 from erebus.games.iceandsnow.effects import POWERS
 from erebus.games.iceandsnow.layout import (
@@ -56,6 +57,7 @@ from erebus.games.iceandsnow.layout import (
 from erebus.games.iceandsnow.state import State
 from erebus.games.iceandsnow.wire_board import action_board
 from erebus.games.iceandsnow.wire_decisions import decision, final_scoring
+from erebus.games.iceandsnow.wire_legends import legends_fields
 from erebus.games.iceandsnow.wire_myths import myths_fields
 from erebus.games.iceandsnow.wire_walking import walking_fields, walking_seat
 
@@ -104,13 +106,17 @@ def wire_view(state: State, seat: int | None) -> dict[str, Any]:
         "scores": st.scores(),
         "map": _map(st),
         "board": action_board(st, seat, legal),
-        "seats": [_seat(st, s, seat) | walking_seat(st, s) for s in range(st.n)],
+        "seats": [
+            wire_scenarios.scenario_seat(st, _seat(st, s, seat)) | walking_seat(st, s)
+            for s in range(st.n)
+        ],
         "cards": _cards(st, seat),
         "decks": _decks(st),
         "decision": decision(st, seat, legal),
         "final_scoring": final_scoring(st),
         **myths_fields(st, seat, legal),
         **walking_fields(st),
+        **legends_fields(st, seat),
     }
 
 
@@ -197,6 +203,8 @@ def _scenario(st: State) -> dict[str, Any] | None:
         return None
     sc = st.scen()
     out: dict[str, Any] = {"id": scen, "objectives_missing": st.objectives_missing()}
+    if scen in wire_scenarios.SCENARIOS:  # Mysterious Epidemic, Amundsen's Voyage
+        return out | wire_scenarios.scenario_view(st)
     if scen == "lost-expedition":
         out.update(
             progress=st.le_progress,

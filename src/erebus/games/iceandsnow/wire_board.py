@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from erebus.games.iceandsnow import wire_scenarios
 from erebus.games.iceandsnow.action_phase import (
     EVENT_SPACE,
     ROLE_INDEX,
@@ -77,6 +78,7 @@ REASONS = {
     "deposit": "you have no resource left for the Survival deposit",
     "mode": "not in this game's modes",
     "creature": "you cannot meet what the creature in play adds to this space",
+    **wire_scenarios.SPACE_REASONS,
 }
 
 
@@ -198,7 +200,7 @@ def _why_not_crew(
 ) -> str:
     """No free crew composition meets the space: its officer is busy, or too few are free."""
     if need and not any(avail[ROLE_INDEX[r]] or r in proxies for r in need):
-        return "officer_busy"
+        return wire_scenarios.officer_why(st, seat, need) or "officer_busy"
     if totals and sum(avail) < min(totals):
         return "too_few_crew"
     return "crew"

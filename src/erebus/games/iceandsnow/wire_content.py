@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from erebus.games.iceandsnow import wire_scenarios
 from erebus.games.iceandsnow.content import CREW_KINDS, RESOURCES, ROLES, Content
 from erebus.games.iceandsnow.effects import Op
 from erebus.games.iceandsnow.wire_myths import myths_content
@@ -284,6 +285,8 @@ def _scenarios(content: Content) -> dict[str, Any]:
                 f"{content.regions[obj['cabin_forbidden_region']].name if obj.get('cabin_forbidden_region') in content.regions else '?'} "
                 "before the expedition is found; and complete the passage"
             )
+        elif sid in wire_scenarios.SCENARIOS:  # Mysterious Epidemic, Amundsen's Voyage
+            entry.update(wire_scenarios.content_entry(content, sid, sc))
         else:
             entry["compass"] = dict(sc.get("compass", {}))
             entry["pole_card"] = bool(sc.get("pole_card", False))
@@ -468,8 +471,16 @@ def content_document(content: Content) -> dict[str, Any]:
         "modules": {
             "inuit_myths": myths_content(content),
             "walking_on_ice": _walking_doc(content),
+            "legendary_expeditions": _legends_doc(content),
         },
     }
+
+
+def _legends_doc(content: Content) -> dict[str, Any]:
+    """Legendary Expeditions' sets and explorer events (:mod:`.wire_legends`)."""
+    from erebus.games.iceandsnow.wire_legends import legends_content_doc
+
+    return legends_content_doc(content)
 
 
 def _walking_doc(content: Content) -> dict[str, Any] | None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from erebus.games.iceandsnow import scoring, wire_walking
+from erebus.games.iceandsnow import scoring, wire_legends, wire_scenarios, wire_walking
 from erebus.games.iceandsnow.actions import Action
 from erebus.games.iceandsnow.content import CREW_KINDS, RESOURCES
 from erebus.games.iceandsnow.flow import ICEBREAK_DYNAMITE
@@ -84,12 +84,14 @@ def decision(
     if not out["mine"]:
         return out
     legal = st.legal_actions() if legal is None else legal
+    legal, free = wire_legends.split_free(st, legal)  # Kellett's look, Collinson's chart
     handler = _DETAILS.get(kind)
     if handler is not None:
         handler(st, out, legal)
     else:
         out["options"] = [{"action": a.to_json()} for a in legal]
         out["missing"] = []
+    wire_legends.add_free(st, out, free)
     return out
 
 
@@ -198,6 +200,7 @@ def _voyage(st: State, out: dict[str, Any], legal: list[Action]) -> None:
         else:
             why = "deck_empty"
         miss.append({"voyage": v, "fuel": int(costs[v]), "why": why})
+    wire_scenarios.voyage_missing(st, miss)  # Amundsen's Voyage: no open sea
     out["options"] = opts
     out["missing"] = miss
     out["fuel_total"] = sum(fuel)
@@ -287,7 +290,10 @@ def _action(st: State, out: dict[str, Any], legal: list[Action]) -> None:
     """The Action phase: the spaces are on the board (``board.spaces[].can_take``);
     here only how many actions there are and whether passing is allowed."""
     wire_walking.free_actions(st, out, legal)
-    legal = [a for a in legal if a.kind not in wire_walking.FREE_ACTIONS]
+    wire_scenarios.free_actions(st, out, legal)  # Mysterious Epidemic: treat
+    legal = [
+        a for a in legal if a.kind not in (*wire_walking.FREE_ACTIONS, *wire_scenarios.FREE_ACTIONS)
+    ]
     passes = sum(1 for a in reversed(legal[-1:]) if a.kind == "pass")  # pass comes last
     out["takes"] = len(legal) - passes
     out["can_pass"] = bool(passes)
@@ -309,8 +315,11 @@ _DETAILS = {
     "compass": _compass,
     "action": _action,
     **wire_walking.WALKING_DETAILS,
+    **wire_scenarios.SCENARIO_DETAILS,
+    **wire_legends.LEGENDS_DETAILS,
 }
 MISSING.update(wire_walking.WALKING_MISSING)
+MISSING.update(wire_scenarios.SCENARIO_MISSING)
 
 #: Final-scoring categories (§5.2, §6.2), in the order of the end screen, and the
 #: ``ScoreChanged`` reasons of :func:`~erebus.games.iceandsnow.scoring.final_scores`

@@ -19,6 +19,8 @@ import { occupantsBySpace, pawnRow } from "./occupants.js";
 import { roundCardsEl } from "./roundcards.js";
 import { mythsPanel, mythsSpaceBadge } from "./myths.js";
 import { walkingPanel } from "./walking.js";
+import { legendsPanel } from "./legends.js";
+import { solo2Panel } from "./solo2.js";
 
 import { loadMaterial } from "./material.js";
 
@@ -166,6 +168,8 @@ export function actionBoardPanel() {
     roundCardsEl(),
     mythsPanel(openPlacement),
     walkingPanel(),
+    legendsPanel(),
+    solo2Panel(),
     h("div", { class: "ice-grid" }, cols.map((c) => columnEl(c, occ, takes))));
   if (PL.space && isMyTurn()) panel.append(placementSheet());
   return panel;

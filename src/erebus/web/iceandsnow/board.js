@@ -14,6 +14,7 @@ import { endPanel, overHeadline } from "./end.js";
 import { UI, actingSeat } from "./ui.js";
 import { EXT, loadExt } from "./ext.js";
 import { isPhone, onPhoneChange } from "./layout.js";
+import { solo2Info } from "./solo2.js";
 
 export { LOG_SKIP, eventRefs, eventText, normEvent } from "./events.js";
 
@@ -31,7 +32,9 @@ export function keysHelp() { return t("is_keys_help"); }
 export function prepare() { /* the map derives what it needs from APP.view on each drawing */ }
 
 const PHASES = { setup: "is_ph_setup", section: "is_ph_section", start: "is_ph_start", destination: "is_ph_destination", voyage: "is_ph_voyage",
-  action: "is_ph_action", boarding: "is_ph_boarding", over: "is_ph_over" };
+  action: "is_ph_action", boarding: "is_ph_boarding", over: "is_ph_over",
+  explorer: "ilg_ph_explorer", benevolent: "ilg_ph_benevolent", despot: "ilg_ph_despot",
+  choose_upgrade: "is2_ph_choose_upgrade", fall_ill: "is2_ph_fall_ill" };
 export function phaseText(v) {
   const kind = v.over ? "over" : (v.decision && v.decision.kind) || v.phase;
   return t(PHASES[kind] || PHASES[v.phase] || "is_ph_action");
@@ -95,6 +98,7 @@ const expecting = (v) => phaseText(v);
 
 function scenarioPanel(v) {
   const sc = v.map.scenario; if (!sc) return null;
+  const solo = solo2Info(v); if (solo) return solo;  // Mysterious Epidemic, Amundsen's Voyage
   if (sc.id === "lost-expedition") {
     const boxes = [];
     for (let k = 1; k <= sc.progress_max; k++) boxes.push(h("span", { class: "is-pbox" + (k <= sc.progress ? " on" : "") }, String(k)));

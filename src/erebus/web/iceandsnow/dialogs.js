@@ -14,6 +14,8 @@ import { anchor, anchorName, M, regionName } from "./material.js";
 import { cardEl } from "./cards.js";
 import { crewText, resText } from "./words.js";
 import { crossingBody, walkingBody } from "./walking.js";
+import { SOLO2_BODIES } from "./solo2.js";
+import { LEGENDS_BODIES, legendsFreeRow, legendsNote } from "./legends.js";
 
 let lastKey = null;   // the decision last drawn (its first option is focused when it changes)
 
@@ -128,7 +130,8 @@ function compassBody(d) {
 }
 const BODIES = { setup: setupBody, section: sectionBody, start: startBody, destination: destinationBody, voyage: voyageBody,
   mast: mastBody, boiler: boilerBody, discard: discardBody, infirmary: infirmaryBody, eat: eatBody, compass: compassBody,
-  abandon: (d) => walkingBody("abandon", d), cargo: (d) => walkingBody("cargo", d), drop_upgrade: (d) => walkingBody("drop_upgrade", d), cans: (d) => walkingBody("cans", d) };
+  abandon: (d) => walkingBody("abandon", d), cargo: (d) => walkingBody("cargo", d), drop_upgrade: (d) => walkingBody("drop_upgrade", d), cans: (d) => walkingBody("cans", d),
+  ...Object.fromEntries(Object.entries(SOLO2_BODIES).map(([k, f]) => [k, (d) => f(d, cardEl)])), ...LEGENDS_BODIES };
 
 function titleKey(d) { if (d.crossing) return "iact_title_crossing"; return d.kind === "setup" ? `iact_title_setup_${d.stage === "cartography" ? "cartography" : "investor"}` : `iact_title_${d.kind}`; }
 
@@ -144,7 +147,7 @@ export function decisionPanel() {
       t("iact_waiting", { name: seatName(who), what: t(titleKey(d)).toLowerCase() }));
   }
   const panel = h("section", { class: "ice-decision", role: "group", "aria-label": t(titleKey(d)), "data-testid": "decision", "data-kind": d.kind },
-    h("h3", {}, t(titleKey(d))), ...BODIES[d.kind](d));
+    h("h3", {}, t(titleKey(d))), legendsNote(d), ...BODIES[d.kind](d), legendsFreeRow(d));
   if (APP.msg && APP.msg.can_undo) panel.append(h("div", { class: "row" }, h("button", { class: "btn small", "data-testid": "undo", onclick: sendUndo }, "↶ ", t("undo"))));
   const key = `${APP.version}|${d.kind}`;
   if (key !== lastKey) {

@@ -10,6 +10,7 @@ import { t } from "../core/i18n.js";
 import { COLORS, seatName } from "../core/seats.js";
 import { endLinks, scoreChart } from "../core/end.js";
 import { overReason, investorName } from "./events.js";
+import { solo2EndObjectives, solo2Text } from "./solo2.js";
 import { regionName } from "./mapdata.js";
 
 function chartPoints(n, totals) {
@@ -50,10 +51,11 @@ export function endPanel() {
   const parts = [h("h2", {}, t("game_over"), " — ", text, endLinks())];
   const reason = fs ? fs.reason : v.reason;
   if (cls === "lost" && reason) parts.push(h("p", { class: "is-end-reason", "data-testid": "end-reason" }, overReason(reason)));
-  if (scen) {
+  const solo2 = scen ? solo2EndObjectives(v) : null; if (solo2) parts.push(solo2);  // Epidemic, Amundsen
+  if (scen && !solo2) {
     const missing = (fs && fs.objectives_missing) || (v.map.scenario && v.map.scenario.objectives_missing) || [];
     parts.push(h("div", { class: "is-objectives" }, h("b", {}, t("is_objectives")), " ",
-      missing.length ? h("ul", {}, missing.map((m) => h("li", {}, m))) : h("span", { class: "ok" }, t("is_objectives_met"))));
+      missing.length ? h("ul", {}, missing.map((m) => h("li", {}, solo2Text(m) || m))) : h("span", { class: "ok" }, t("is_objectives_met"))));
   }
   const row = h("div", { class: "end-row" });
   if (fs && fs.scored) {

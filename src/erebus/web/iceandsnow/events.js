@@ -8,6 +8,8 @@ import { seatName } from "../core/seats.js";
 import { MAP, anchorName, regionName, sectionName } from "./mapdata.js";
 import { mythsEventText } from "./myths.js";
 import { walkingEventText, WALKING_REASONS } from "./walking.js";
+import { solo2EventText, solo2Progress, solo2Text } from "./solo2.js";
+import { legendsEventText } from "./legends.js";
 
 // Bookkeeping the personal boards already show; the log keeps what happened.
 export const LOG_SKIP = new Set(["InvestorChosen", "CartographyChosen"]);
@@ -59,7 +61,7 @@ const REASONS = ["attrition", "open voyage", "coastal voyage", "fuel 8–10", "f
   "survival deposit", "boiler", "mapping", "missing food", "document methods", "vow of silence", "trace the map", "lab research",
   "laboratory", "most dynamite", "took Lead", "solo expedition", "food shortage", "start", "species majority", "species cards",
   "cabin majority", "health", "morale", "investor", "cartography", "shelter majority", "final anchor", "health overflow", "morale overflow",
-  "creature", "death (curse)", ...WALKING_REASONS];
+  "creature", "death (curse)", "Inuit consulted", "great discovery", "fuel 7–10", "fuel 3–6", "fuel 0–2", ...WALKING_REASONS];
 export const reasonKey = (r) => "is_r_" + r.toLowerCase().replace(/[–-]/g, "_").replace(/[^a-z0-9_]+/g, "_").replace(/_+/g, "_").replace(/^_|_$/g, "");
 const KNOWN = new Set(REASONS);
 export function reasonText(r) {
@@ -78,7 +80,7 @@ const PENALTIES = { "scurvy": "scurvy", "death": "death", "mutiny": "mutiny",
   "death (curse)": "death_curse", "scurvy (curse)": "scurvy_curse", "scurvy (curse; cancelled by the Treatment Room)": "scurvy_curse_cancelled" };
 const GAME_OVER = { "nobody has any dynamite to lead the expedition": "no_dynamite", "nobody can pay the icebreaking dynamite": "no_icebreak",
   "there is not enough fuel for all ships to sail": "no_fuel", "your prestige fell to 0": "prestige" };
-export function overReason(r) { const k = GAME_OVER[r]; return k ? t(`is_over_${k}`) : r || ""; }
+export function overReason(r) { const k = GAME_OVER[r]; return k ? t(`is_over_${k}`) : solo2Text(r) || r || ""; }
 const COMPASS = { N: "north", S: "south", W: "west", E: "east", pole: "pole" };
 const PROGRESS = { "search progress": "search", "cabin objective met": "cabin", "the compass is magnetised": "magnetised",
   "the lost expedition is found": "found", "the magnetic north pole is discovered": "pole" };
@@ -126,6 +128,7 @@ export function eventText(e) {
     case "CompassDrawn": return k(e.type, { dir: t(`is_compass_${COMPASS[e.card] || "pole"}`) });
     case "ScenarioProgress": {
       const w = PROGRESS[e.what];
+      if (!w) { const s2 = solo2Progress(e, k); if (s2) return s2; }  // the Myths & Legends solo scenarios
       return w ? k(`ScenarioProgress_${w}`, { value: e.value }) : e.text || `${e.what}: ${e.value}`;
     }
     case "GameOver": {
@@ -135,6 +138,10 @@ export function eventText(e) {
     }
     case "CreatureMoved": case "CreatureRevealed": case "CreatureGone": case "InuitHeld": case "CurseChanged": return mythsEventText(e, k);
     case "ShipsAbandoned": case "UpgradeDropped": case "CanOpened": case "SickSailor": return walkingEventText(e, k);
+    case "ExplorerChosen": return k(e.type, { explorer: e.explorer });
+    case "SailorGained": return k(e.type, { reason: reasonText(e.reason) });
+    case "DiseaseRevealed": case "TreatmentRevealed": case "CrewIll": case "InuitSettled": return solo2EventText(e, k);
+    case "TopCardLooked": case "RouteForced": return legendsEventText(e, k);
     default: return e.text || e.type;
   }
 }
@@ -145,6 +152,7 @@ export function eventRefs(e) {
     case "DestinationChosen": case "FleetMoved": return { anchors: [e.to] };
     case "DynamitePlaced": case "CabinBuilt": case "ShelterBuilt": return { anchors: [e.anchor] };
     case "RegionMapped": return { regions: [e.region] };
+    case "RouteForced": return { anchors: [e.to] };
     case "CartographyRevealed": return { regions: e.regions || [] };
     default: return null;
   }

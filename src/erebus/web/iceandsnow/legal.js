@@ -7,7 +7,7 @@
 export const CREW_KINDS = ["captain", "carpenter", "scientist", "sailors", "inuit"];
 // The order in which the fields of a "take" are asked for: the card or tile first (a
 // hunting card's prey sets the crew it needs), then the crew, then the rest.
-export const STEPS = ["card", "tile", "crew", "food", "cans", "resource", "take", "proxy", "deposit"];
+export const STEPS = ["card", "tile", "slot", "crew", "food", "cans", "resource", "take", "proxy", "deposit"];
 
 // A crew as a key ("1,0,0,2,0"): missing kinds are 0.
 export function crewKey(crew) { return CREW_KINDS.map((k) => (crew && crew[k]) || 0).join(","); }

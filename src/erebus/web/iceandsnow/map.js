@@ -11,8 +11,10 @@ import { t } from "../core/i18n.js";
 import { COLORS, seatName } from "../core/seats.js";
 import { sendAction } from "../core/connection.js";
 import { MAP, anchorOf, anchorName, placedGeometry, project, regionName, sectionName } from "./mapdata.js";
+import { chartableRegion } from "./legends.js";
 import { UI } from "./ui.js";
 import { creatureTokenLayer } from "./myths.js";
+import { inukLayer } from "./solo2.js";
 
 // A closed, smooth outline through the points (Catmull-Rom as cubic Béziers).
 function smooth(pts) {
@@ -226,6 +228,7 @@ export function renderMap() {
     svg.append(fg);
   }
   const creature = creatureTokenLayer(geo.anchorIds.map(anchorOf), Z); if (creature) svg.append(creature);
+  const inuit = inukLayer(Z); if (inuit) svg.append(inuit);  // Mysterious Epidemic
   svg.append(labels);
   return svg;
 }
@@ -274,6 +277,7 @@ function regionLayer(m, geo) {
     const rg = at(cx + off[0] * Z, cy + off[1] * Z, "is-region" + (past ? " past" : "") + (mapped.has(rid) ? " mapped" : "") + (prio.has(rid) ? " priority" : "") + (hl && hl.has(rid) ? " log-hl" : ""),
       s("title", {}, `${name} — ${t("is_species_n", { n: reg.species })}${mapped.has(rid) ? " · " + t("is_mapped") : ""}${prio.has(rid) ? " · " + t("is_priority") : ""}`));
     rg.setAttribute("data-region", rid);
+    chartableRegion(rg, rid);  // Legendary Expeditions: Collinson charts it with a click
     const half = name.length * 0.052;
     if (prio.has(rid)) {
       // a priority region (Lost Expedition): its name on a dashed pink ground

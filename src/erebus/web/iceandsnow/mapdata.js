@@ -30,6 +30,8 @@ export function loadMap() {
       fetch(ASSET("../iceandsnow-content.json")).then((r) => r.json()),
       fetch(ASSET("./coast.json")).then((r) => r.json()),
     ]).then(([content, coast]) => {
+      const lg = content.modules && content.modules.legendary_expeditions;  // explorer events 45-54
+      if (lg) content.cards = { ...content.cards, events: [...content.cards.events, ...lg.events] };
       C = build(content, coast);
       const wk = content.modules && content.modules.walking_on_ice;
       if (wk) CW = build(walkingContent(content, wk), coast);

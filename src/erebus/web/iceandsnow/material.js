@@ -15,6 +15,9 @@ export function loadMaterial() {
       const byId = (list, key = "id") => Object.fromEntries((list || []).map((x) => [String(x[key]), x]));
       // Walking on Ice: its action tiles, events and new anchors and regions (ids of its own)
       const wk = (c.modules && c.modules.walking_on_ice) || null;
+      // Legendary Expeditions: the explorer events 45-54 are event cards too
+      const lg = (c.modules && c.modules.legendary_expeditions) || null;
+      if (lg) c.cards.events = [...c.cards.events, ...lg.events];
       if (wk) { c.cards.events = [...c.cards.events, ...wk.events]; c.regions = [...c.regions, ...wk.regions]; c.anchors = { ...wk.anchors, ...c.anchors }; }
       c.spaceById = byId([...c.board.spaces, ...(c.board.extra_spaces || []), ...((wk && wk.tiles) || [])]);
       c.cardById = byId([...c.cards.species, ...c.cards.hunting, ...c.cards.whales, ...c.cards.dual]);

@@ -15,6 +15,8 @@ import { isPhone } from "./layout.js";
 import { EXT } from "./ext.js";
 import { curseMark, mythsSeatLine } from "./myths.js";
 import { walkingSeatLine } from "./walking.js";
+import { legendsSeatLine, legendsTag } from "./legends.js";
+import { cylinderMarks } from "./solo2.js";
 
 const CREW = ["captain", "carpenter", "scientist", "sailors", "inuit"];
 
@@ -26,7 +28,7 @@ function track(label, value, min, max, color, zone, opts = {}) {
   const cells = [];
   for (let v = min; v <= max; v++) {
     const z = zone ? zone(v) : null;
-    const mk = opts.mark && opts.mark.value === v ? opts.mark : null;  // a second cylinder (Inuit Myths' curse)
+    const mk = [].concat(opts.mark || []).find((m) => m && m.value === v) || null;  // another cylinder (a curse, a black one)
     cells.push(h("span", { class: "is-cell" + (z ? ` z-${z.cls}` : "") + (v === value ? " now" : "") + (mk ? ` ${mk.cls}` : ""), title: `${z && z.word ? `${v}: ${z.word}` : String(v)}${mk ? ` · ${mk.title}` : ""}`, style: v === value ? `--pc:${color}` : null },
       opts.labels ? opts.labels(v) : String(v)));
   }
@@ -77,10 +79,11 @@ function res(kind, n, title) { return h("span", { class: "is-res", title: title 
 function crewTable(me) {
   const c = me.crew;
   const rows = [["owned", c.owned], ["free", c.free], ["placed", c.placed], ["sick", c.sick]];
+  if (c.ill) rows.push(["ill", c.ill]);  // Mysterious Epidemic: on the disease cards
   return h("table", { class: "is-crew", "aria-label": t("is_crew") },
     h("thead", {}, h("tr", {}, h("th", {}, ""), CREW.map((k) => h("th", { title: t(`is_crewn_${k}`, { n: "" }).trim(), class: `crew-${k}` }, t(`is_crew_short_${k}`))))),
     h("tbody", {}, rows.map(([key, val]) => h("tr", { class: `row-${key}` }, h("th", {}, t(`is_crew_${key}`)),
-      CREW.map((k) => h("td", { class: (val[k] ? "" : "zero") + (key === "sick" && val[k] ? " warn-text" : "") }, String(val[k] || 0)))))));
+      CREW.map((k) => h("td", { class: (val[k] ? "" : "zero") + ((key === "sick" || key === "ill") && val[k] ? " warn-text" : "") }, String(val[k] || 0)))))));
 }
 
 function chips(list, cls = "") { return h("span", { class: `is-chips ${cls}` }, list.length ? list : h("span", { class: "muted" }, "—")); }
@@ -115,7 +118,7 @@ export function playerBoard(i) {
   const cls = "pboard is-pboard" + (acting ? " current" : "") + (mine ? " me" : "");
   if (folded) {
     const b = h("section", { class: cls + " folded", style: `--pc:${col}`, "data-seat": i }, head,
-      h("button", { class: "btn tiny is-unfold", "aria-expanded": "false", onclick: () => { UI.openBoards.add(i); renderGame(); } }, summary(me, i), " ▾"));
+      h("button", { class: "btn tiny is-unfold", "aria-expanded": "false", onclick: () => { UI.openBoards.add(i); renderGame(); } }, summary(me, i), legendsTag(i), " ▾"));
     return b;
   }
   const body = [];
@@ -123,8 +126,8 @@ export function playerBoard(i) {
     h("div", { class: "is-food" }, res("food", me.food, t("is_track_food")), h("span", { class: "is-tlbl" }, t("is_track_food")),
       h("span", { class: "is-foodbar", "aria-hidden": "true" }, h("span", { style: `width:${Math.min(100, Math.round((100 * me.food) / ((T.food && T.food.max) || 60)))}%` })),
       me.crew ? h("span", { class: "muted is-feed" }, t("is_feeding", { n: CREW.reduce((n, k) => n + (me.crew.owned[k] || 0), 0) + (me.rescued || 0) })) : null),
-    track(t("is_track_health"), me.health.value, 0, me.health.max, col, healthZone("health"), { mark: curseMark(i) }),
-    track(t("is_track_morale"), me.morale.value, 0, me.morale.max, col, healthZone("morale")),
+    track(t("is_track_health"), me.health.value, 0, me.health.max, col, healthZone("health"), { mark: [curseMark(i), ...cylinderMarks(i, "health")] }),
+    track(t("is_track_morale"), me.morale.value, 0, me.morale.max, col, healthZone("morale"), { mark: cylinderMarks(i, "morale") }),
     track(t("is_track_fuel"), me.fuel.value, 0, me.fuel.max, col, fuelZone),
     track(t("is_track_towing"), me.towing, (T.towing && T.towing.min) ?? -4, (T.towing && T.towing.max) ?? 2, col, null,
       { labels: (x) => (x > 0 ? `+${x}` : String(x)), note: T.towing && T.towing.pp ? t("is_towing_pp", { n: T.towing.pp[String(me.towing)] }) : null }),
@@ -140,6 +143,7 @@ export function playerBoard(i) {
   body.push(crewTable(me));
   const myth = mythsSeatLine(i); if (myth) body.push(myth);
   const sled = walkingSeatLine(i); if (sled) body.push(sled);
+  const lgd = legendsSeatLine(i); if (lgd) body.splice(0, 0, lgd);  // the explorer and ship cards first
   if (me.rescued) body.push(h("div", { class: "is-line warn-text" }, t("is_rescued", { n: me.rescued })));
   body.push(h("div", { class: "is-line" }, h("span", { class: "lbl" }, t("is_upgrades")),
     chips(me.upgrades.map((n) => card("upgrade", n, upgradeName(n))), "cards")));

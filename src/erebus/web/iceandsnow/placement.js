@@ -15,6 +15,7 @@ import { M, isSpeciesCard } from "./material.js";
 import { cardEl } from "./cards.js";
 import { creatureCardEl, mythsSpaceBadge } from "./myths.js";
 import { cansText } from "./walking.js";
+import { slotText } from "./legends.js";
 import { CREW_KINDS, STEPS, nextStep } from "./legal.js";
 import { crewPart, crewText, resText, resourcesText, spaceName, spaceNeeds } from "./words.js";
 
@@ -64,6 +65,7 @@ function valueText(field, v) {
   if (field === "card") return v;
   if (field === "tile") return `#${v}`;
   if (field === "food") return PL.space === "build_cabin" ? t("iact_food_lowered_pp", { n: v, pp: cabinPP(v) }) : t("iact_food_lowered", { n: v });
+  if (field === "slot") return slotText(v);  // George Back: the upgrade space
   if (field === "cans") return cansText(v);  // Walking on Ice: cans opened for a cabin
   if (field === "resource") return t("iact_give", { res: resText(v) });
   if (field === "take") return t("iact_collect", { res: resourcesText(v) });
@@ -128,7 +130,7 @@ function optionsFor(step) {
 }
 
 const STEP_TITLE = { crew: "iact_step_crew", card: "iact_step_card", tile: "iact_step_tile", food: "iact_step_food", resource: "iact_step_resource",
-  take: "iact_step_take", proxy: "iact_step_proxy", deposit: "iact_step_deposit", cans: "iwk_step_cans" };
+  take: "iact_step_take", proxy: "iact_step_proxy", slot: "ilg_step_slot", deposit: "iact_step_deposit", cans: "iwk_step_cans" };
 
 export function placementSheet() {
   const space = PL.space;
