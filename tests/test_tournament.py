@@ -270,3 +270,21 @@ def test_cli_tournament_rejects_bad_options(args: list[str]) -> None:
     res = CliRunner().invoke(app, ["tournament", "--games", "1", "--jobs", "1", *args])
     assert res.exit_code == 2
     assert "error" in res.output
+
+
+def test_a_lost_solo_scenario_is_no_win() -> None:
+    """A solo seat is both first and last; when the scenario is lost it has not won."""
+    result = run_tournament(
+        game="iceandsnow",
+        players=1,
+        bots=["random"],
+        games=3,
+        jobs=1,
+        progress=False,
+        options={"scenario": "mysterious-epidemic"},
+    )
+    for record in result.records:
+        assert record.everyone_lost is not None
+        assert record.winners == ([] if record.everyone_lost else [0])
+    lost = sum(bool(r.everyone_lost) for r in result.records)
+    assert result.stats["random"].wins == len(result.records) - lost

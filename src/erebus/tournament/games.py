@@ -128,6 +128,9 @@ def play_game(task: GameTask) -> GameRecord:
                 if who is not None:
                     seen[key][who] = True
     places = places_of(state, spec.tied, spec.winners)
+    # A lost solo scenario (or a game the whole table lost) has no winner, even
+    # though its lone seat is "last" and so also place 1.
+    everyone_lost = None if spec.winners is None else not spec.winners(state)
     return GameRecord(
         index=task.index,
         seed=task.seed,
@@ -135,7 +138,7 @@ def play_game(task: GameTask) -> GameRecord:
         scores=list(state.scores()),
         ranking=list(state.ranking()),
         places=places,
-        winners=sorted(s for s in range(n) if places[s] == 1),
+        winners=[] if everyone_lost else sorted(s for s in range(n) if places[s] == 1),
         actions=actions,
         rounds=spec.rounds(state) if spec.rounds is not None else None,
         statistics={
@@ -143,7 +146,7 @@ def play_game(task: GameTask) -> GameRecord:
             for st in spec.statistics
         },
         points=[{k: v for k, v in p.items() if v or k != "other"} for p in points],
-        everyone_lost=None if spec.winners is None else not spec.winners(state),
+        everyone_lost=everyone_lost,
     )
 
 

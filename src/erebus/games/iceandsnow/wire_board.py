@@ -106,7 +106,7 @@ def _why_not(
             return "shelter_limit"
         if active_shelter(st, seat):
             return "active_shelter"
-        return _why_not_crew(avail, proxies, SHELTER_NEED, SHELTER_TOTALS)
+        return _why_not_crew(st, seat, avail, proxies, SHELTER_NEED, SHELTER_TOTALS)
     if sid == EVENT_SPACE:
         if st.event is None or st.content.events[st.event].kind != "action":
             return "no_event"
@@ -114,7 +114,7 @@ def _why_not(
             return "event_taken"
         if not st.event_takeable():
             return "no_card"
-        return _why_not_crew(avail, proxies, (), tuple(st.content.events[st.event].crew))
+        return _why_not_crew(st, seat, avail, proxies, (), tuple(st.content.events[st.event].crew))
     t = st.tables
     i = t.space_index[sid]
     sp = t.spaces[i]
@@ -187,7 +187,7 @@ def _why_not(
         if not any(st.boxes[4 * ci : 4 * ci + 4]):
             return "warehouse_empty"
     if not kind.startswith("vow") and not crew_options(avail, sp.need, sp.totals, proxies):
-        return _why_not_crew(avail, proxies, sp.need, sp.totals)
+        return _why_not_crew(st, seat, avail, proxies, sp.need, sp.totals)
     if _deposit_due(st, sp, i):
         return "deposit"
     if creature_on(st, seat, sid):
@@ -196,7 +196,12 @@ def _why_not(
 
 
 def _why_not_crew(
-    avail: tuple[int, ...], proxies: tuple[str, ...], need: tuple[str, ...], totals: tuple[int, ...]
+    st: State,
+    seat: int,
+    avail: tuple[int, ...],
+    proxies: tuple[str, ...],
+    need: tuple[str, ...],
+    totals: tuple[int, ...],
 ) -> str:
     """No free crew composition meets the space: its officer is busy, or too few are free."""
     if need and not any(avail[ROLE_INDEX[r]] or r in proxies for r in need):
