@@ -329,9 +329,10 @@ def test_lobby_solo_scenario_on_a_phone(server: Any, at: Any, output_dir: Path) 
         "passing": "voluntary",
         "modules": [],
     }
-    # Walking on Ice is not for a solo scenario: only Inuit Myths is offered.
+    # Walking on Ice is not for a solo scenario: the other two modules are offered.
     assert page.locator("#gopt-modules input").evaluate_all("es => es.map(e => e.value)") == [
-        "inuit_myths"
+        "inuit_myths",
+        "legendary_expeditions",
     ]
     links = created_links(page)
     assert set(links) == {"Seat 1", "Spectator"}
