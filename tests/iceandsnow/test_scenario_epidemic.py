@@ -133,6 +133,13 @@ def test_east_and_every_new_section_get_their_inuit() -> None:
 # ------------------------------------------------------------------ falling ill
 
 
+def test_the_other_reading_leaves_east_without_inuit() -> None:
+    st = game.new_game(1, 2, {**EP, "epidemic_east": "empty"})
+    assert st.ep_inuit == [] and st.inuit_pool == 15
+    with pytest.raises(ValueError, match="needs the mysterious-epidemic scenario"):
+        game.new_game(1, 2, {"scenario": "lost-expedition", "epidemic_east": "empty"})
+
+
 def test_the_disease_card_names_the_officer_who_falls_ill() -> None:
     st = epidemic()
     ev = voyage_end(st, "D1")  # captain
