@@ -52,7 +52,7 @@ export function spaceName(id) {
 
 // The engine's reason texts ("attrition", "first Narwhal", "upgrade 3", an event card's
 // name…) in words of the page's language; a text we do not know stays as it is.
-const REASONS = ["attrition", "open voyage", "coastal voyage", "fuel 8–10", "fuel 0–3", "feeding", "cabin", "cabin food", "hunt",
+const REASONS = ["Inuit consulted", "attrition", "open voyage", "coastal voyage", "fuel 8–10", "fuel 0–3", "feeding", "cabin", "cabin food", "hunt",
   "ice fishing", "explore", "dog eaten", "sailor lost", "sailor lost to hunger", "death", "death (health)", "death (morale)", "mutiny",
   "visit the Inuit", "species eaten", "fuel overflow", "recycle", "hire an Inuk", "towing", "towed", "improve the sled", "experiment",
   "upgrade space", "galley", "shelter", "investor bonus", "build a cabin", "exchange", "collect", "eaten in a food shortage",
@@ -139,6 +139,10 @@ export function eventText(e) {
     case "SailorGained": return k(e.type, { reason: reasonText(e.reason) });
     case "TopCardLooked": return k(e.type, { deck: tr(`is_lookdeck_${e.deck}`, e.deck) });
     case "RouteForced": return k(e.type, { anchor: anchorName(e.to) });
+    case "DiseaseRevealed": return k(e.type, { card: e.card, officer: tr(`is_crew1_${e.officer}`, e.officer) });
+    case "TreatmentRevealed": return k(e.type, { card: e.card });
+    case "CrewIll": return k(e.ill ? "CrewIll" : "CrewIll_healed", { crew: crewWords(e.crew), card: e.card });
+    case "InuitSettled": return k(e.type, { anchors: (e.anchors || []).map(anchorName).join(", ") });
     default: return e.text || e.type;
   }
 }
@@ -150,6 +154,7 @@ export function eventRefs(e) {
     case "DynamitePlaced": case "CabinBuilt": case "ShelterBuilt": return { anchors: [e.anchor] };
     case "RegionMapped": return { regions: [e.region] };
     case "RouteForced": return { anchors: [e.to] };
+    case "InuitSettled": return { anchors: e.anchors || [] };
     case "CartographyRevealed": return { regions: e.regions || [] };
     default: return null;
   }
