@@ -365,6 +365,15 @@ def describe(state: State, action: Action, brief: bool = False) -> str:
         if action.use:
             return "force the leader onto another route (you choose the voyage type)"
         return "let the leader's route stand"
+    if k == "choose_upgrade" and action.tile is not None:  # Mysterious Epidemic's set-up
+        u = c.upgrades.get(action.tile)
+        return f"free upgrade {action.tile} {u.name if u else ''} on the leftmost space".replace(
+            "  ", " "
+        )
+    if k == "fall_ill" and action.crew is not None:  # Mysterious Epidemic
+        return f"{crew_words(action.crew)} fall ill"
+    if k == "treat" and action.crew is not None:  # Mysterious Epidemic: a free action
+        return f"treatment {action.card}: heal {crew_words(action.crew)} (no turn used)"
     if k == "mast" and action.card:
         return f"mast: reveal event {event_card_label(state, int(action.card))}"
     if k == "boiler":
