@@ -87,17 +87,22 @@ def test_ross_may_use_a_sailor_as_the_inuk_an_action_asks_for() -> None:
     assert st.pv[F * 0 + PROXY] & legends_explorers.INUK_BIT
 
 
+HARE = {"type": "take", "space": "hunt", "crew": {"sailors": 1}, "card": "hunt_arctic_hare_1"}
+
+
 def test_ross_uses_the_apprentice_once_per_round() -> None:
     st = action_turn(legends(2, 1, explorers=[ROSS, "A"]), 0)
     kit.set_player(st, 0, wood=3, sled=1, inuit=0, rifles=3)
     busy(st, 0, (0, 1, 1, 0, 0))
     kit.reveal(st, hunting=["hunt_arctic_hare_1"])
+    assert Action.from_json({**HARE, "proxy": "inuit"}) in st.legal_actions()
     take = next(a for a in st.legal_actions() if a.proxy == "inuit" and a.space == "improve_sled")
     st.apply(take)
     assert st.current_player == 1
     st.apply(Action("pass"))
     assert st.current_player == 0
     assert not any(a.proxy == "inuit" for a in st.legal_actions())
+    refused(st, {**HARE, "proxy": "inuit"})
     # the next round's Action phase gives the use back
     action_turn(st, 0)
     busy(st, 0, (0, 1, 1, 0, 0))
