@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from erebus.games.iceandsnow import legends, scoring, wire_walking
+from erebus.games.iceandsnow import legends, scoring, wire_scenarios, wire_walking
 from erebus.games.iceandsnow.actions import Action
 from erebus.games.iceandsnow.content import CREW_KINDS, RESOURCES
 from erebus.games.iceandsnow.flow import ICEBREAK_DYNAMITE
@@ -311,6 +311,7 @@ def _action(st: State, out: dict[str, Any], legal: list[Action]) -> None:
     here only how many actions there are and whether passing is allowed."""
     wire_walking.free_actions(st, out, legal)
     legal = [a for a in legal if a.kind not in wire_walking.FREE_ACTIONS]
+    legal = wire_scenarios.free_actions(st, out, legal)  # Mysterious Epidemic's treatments
     legal = _explorer_free(out, legal)
     passes = sum(1 for a in reversed(legal[-1:]) if a.kind == "pass")  # pass comes last
     out["takes"] = len(legal) - passes
@@ -369,6 +370,7 @@ _DETAILS = {
     **wire_walking.WALKING_DETAILS,
     "explorer": _explorer,
     "benevolent": _benevolent,
+    **wire_scenarios.DETAILS,
 }
 MISSING.update(wire_walking.WALKING_MISSING)
 

@@ -138,10 +138,26 @@ function benevolentBody(d) {
     h("div", { class: "choices" }, d.options.map((o) => choice(o, [h("strong", {},
       o.use ? t("iact_benevolent_yes", { food: -o.food, morale: o.morale }) : t("iact_benevolent_no"))])))];
 }
+// Mysterious Epidemic: the set-up's free tile; the 2 crew who fall ill; treatments (free).
+function chooseUpgradeBody(d) {
+  return [h("p", {}, t("iact_choose_upgrade_help")),
+    h("div", { class: "choices" }, d.options.map((o) => choice(o, [h("strong", {}, `${o.tile}. ${o.name}`),
+      o.recommended ? h("span", { class: "notes" }, t("iact_choose_upgrade_recommended")) : null].filter(Boolean))))];
+}
+function fallIllBody(d) {
+  return [h("p", {}, t("iact_fall_ill_help", { card: d.card, officer: crewText({ [d.officer]: 1 }) })),
+    h("div", { class: "choices" }, d.options.map((o) => choice(o, [h("strong", {}, crewText(o.crew))])))];
+}
+function treatPanel(d) {
+  return h("section", { class: "ice-decision", role: "group", "aria-label": t("iact_title_treat"), "data-testid": "treat-panel" },
+    h("h3", {}, t("iact_title_treat")), h("p", {}, t("iact_treat_help")),
+    h("div", { class: "choices" }, d.treat.map((o) => choice(o, [h("strong", {}, `${o.card} ${o.name}`),
+      h("span", { class: "notes" }, t("iact_treat_heal", { crew: crewText(o.crew) }))]))));
+}
 const BODIES = { setup: setupBody, section: sectionBody, start: startBody, destination: destinationBody, voyage: voyageBody,
   mast: mastBody, boiler: boilerBody, discard: discardBody, infirmary: infirmaryBody, eat: eatBody, compass: compassBody,
   abandon: (d) => walkingBody("abandon", d), cargo: (d) => walkingBody("cargo", d), drop_upgrade: (d) => walkingBody("drop_upgrade", d), cans: (d) => walkingBody("cans", d),
-  explorer: explorerBody, benevolent: benevolentBody };
+  explorer: explorerBody, benevolent: benevolentBody, choose_upgrade: chooseUpgradeBody, fall_ill: fallIllBody };
 
 function titleKey(d) { if (d.crossing) return "iact_title_crossing"; return d.kind === "setup" ? `iact_title_setup_${d.stage === "cartography" ? "cartography" : "investor"}` : `iact_title_${d.kind}`; }
 
@@ -149,6 +165,7 @@ function titleKey(d) { if (d.crossing) return "iact_title_crossing"; return d.ki
 export function decisionPanel() {
   const v = APP.view;
   const d = v && v.decision;
+  if (d && !v.over && d.kind === "action" && d.mine && (d.treat || []).length && APP.legal.length) return treatPanel(d);
   if (!d || v.over || d.kind === "action") { lastKey = null; return null; }
   const who = d.seat;
   if (!d.mine || !BODIES[d.kind] || !APP.legal.length) {
