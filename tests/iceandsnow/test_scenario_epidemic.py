@@ -426,3 +426,20 @@ def test_bots_play_the_scenario_to_the_end(name: str) -> None:
     st = game.new_game(1, 7, EP)
     play_legal(st, [make_bot(name, seed=1, iterations=8)])
     assert st.outcome in ("won", "lost")
+
+
+def test_the_browser_lists_treatments_apart_from_the_takes() -> None:
+    from erebus.games.iceandsnow import wire, wire_decisions
+
+    st = epidemic()
+    voyage_end(st, "D5")
+    _action_phase_with(st, "T3")
+    st.mnp_explore = 5
+    st._legal = None
+    d = wire_decisions.decision(st, 0)
+    assert d is not None and [o["card"] for o in d["treat"]] == ["T3"]
+    takes_ = [a for a in st.legal_actions() if a.kind == "take"]
+    assert d["takes"] == len(takes_) and d["can_pass"]
+    scen = wire.wire_view(st, 0)["map"]["scenario"]
+    assert scen["ill"] == [{"card": "D5", "crew": [0, 0, 1, 0]}] and scen["treatments"] == ["T3"]
+    assert "ep_dis_deck" not in json.dumps(scen)
