@@ -400,6 +400,11 @@ def test_seeded_games_keep_every_invariant(seed: int) -> None:
     run_game(1, 500 + seed, EP, seed, view_every=2)
 
 
+@pytest.mark.parametrize("module", ["inuit_myths", "legendary_expeditions"])
+def test_seeded_games_with_a_module_keep_every_invariant(module: str) -> None:
+    run_game(1, 510, {**EP, "modules": [module]}, 3, view_every=3)
+
+
 @fuzz_settings(examples=10)
 @given(seed=hs.integers(0, 2**32), policy=hs.integers(0, 2**16))
 def test_random_games_keep_every_invariant(seed: int, policy: int) -> None:
