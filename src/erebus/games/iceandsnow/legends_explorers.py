@@ -5,8 +5,10 @@ nothing unless the seat's explorer has the ability (``legends.has``).
 * **C Ross, Inuit Apprentice** — once per round one placed crew member plays an
   Inuk: the proxy role ``"inuit"`` of a ``take`` (like upgrades 1/4/5 play an
   officer), offered only when the crew holds no Inuk a requirement asks for
-  (spaces naming ``inuit``, Build Shelter, event 17's Visit the Inuit).  The use is
-  bit :data:`INUK_BIT` of the seat's proxy mask, which the Action phase resets.
+  (spaces naming ``inuit``, Build Shelter, event 17's Visit the Inuit; event 47's
+  "Hunt with an Inuk" counts it too, in ``legends.py``).  The use is bit
+  :data:`INUK_BIT` of the seat's proxy mask, which the Action phase resets: one bit
+  is the data's ``per_round`` of 1.
 * **D Kellett, Excellent Tracker** — on his Action-phase turn ``track`` (space
   ``discover`` or ``hunt``) looks at the top card of the species / hunting deck
   (a reveal for him alone: :class:`~.events.TopCardLooked`); he must then take that
