@@ -24,13 +24,10 @@ pawn: ``crew`` is ``(captain, carpenter, scientist, sailors, inuit)``.
 | drop_upgrade | ``{"type": "drop_upgrade", "tile": 3}`` | abandoning ship with 4 upgrade tiles: the one returned to the box |
 | open_can | ``{"type": "open_can"}`` | after abandoning ship, on your Action-phase turn: food +5, health −1 (no turn used) |
 | release_sailor | ``{"type": "release_sailor"}`` | event 32: let the sick sailor die (−5 PP; no turn used) |
-| track | ``{"type": "track", "space": "hunt"}`` | Kellett (Legendary Expeditions D), on his Action-phase turn: look at the top card of that space's deck, then take the space (no turn used by the look) |
-| chart | ``{"type": "chart", "to": "Devon"}`` | Collinson (G), at his own decisions: fuel −1 to map that region (no turn used) |
-| despot | ``{"type": "despot", "use": true}`` | Belcher (H), after the leader's destination: force another route (or not) |
 | choose_explorer | ``{"type": "choose_explorer", "card": "A"}`` | Legendary Expeditions set-up: keep one of the two dealt explorers (set letter) |
 | benevolent | ``{"type": "benevolent", "use": true}`` | Robert McClure at Boarding: food −3 for morale +1 (again), or stop |
 | track | ``{"type": "track", "space": "hunt"}`` | Kellett (Legendary Expeditions D), on his Action-phase turn: look at the top card of that space's deck, then take the space (no turn used by the look) |
-| chart | ``{"type": "chart", "to": "Devon"}`` | Collinson (G), at his own decisions: fuel −1 to map that region (no turn used) |
+| chart | ``{"type": "chart", "to": "devon"}`` | Collinson (G), at his own decisions: fuel −1 to map that region (no turn used) |
 | despot | ``{"type": "despot", "use": true}`` | Belcher (H), after the leader's destination: force another route (or not) |
 | choose_upgrade | ``{"type": "choose_upgrade", "tile": 1}`` | Mysterious Epidemic set-up: the free tile on the leftmost upgrade space |
 | fall_ill | ``{"type": "fall_ill", "crew": {...}}`` | Mysterious Epidemic: the 2 crew who fall ill when the card's officer already is |
@@ -81,9 +78,6 @@ KINDS = (
     "drop_upgrade",
     "open_can",
     "release_sailor",
-    "track",
-    "chart",
-    "despot",
     "choose_explorer",
     "benevolent",
     "track",
@@ -128,9 +122,6 @@ _FIELDS = {
     "drop_upgrade": ("tile",),
     "open_can": (),
     "release_sailor": (),
-    "track": ("space",),
-    "chart": ("to",),
-    "despot": ("use",),
     "choose_explorer": ("card",),
     "benevolent": ("use",),
     "track": ("space",),
