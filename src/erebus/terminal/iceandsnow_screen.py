@@ -350,17 +350,6 @@ def describe(state: State, action: Action, brief: bool = False) -> str:
         return f"look at the top {deck} card, then {space_label(state, action.space)}"
     if k == "chart" and action.to:  # Collinson (G)
         return f"chart {region_name(c, action.to)}: fuel −1, +PP"
-    if k == "choose_explorer" and action.card:  # Legendary Expeditions: the set-up choice
-        from erebus.games.iceandsnow import legends
-
-        d = legends.summary(action.card)
-        gains = ", ".join(f"+{v} {r}" for r, v in d["ship_rewards"].items())
-        return (
-            f"explorer {d['explorer']} ({d['ability'].replace('_', ' ')}); ship {d['ship']} "
-            f"({gains} per upgrade); event {d['event']} {d['event_name']}"
-        )
-    if k == "benevolent":  # McClure (F)
-        return "food −3 for morale +1" if action.use else "stop trading food for morale"
     if k == "despot":  # Belcher (H)
         if action.use:
             return "force the leader onto another route (you choose the voyage type)"
@@ -870,11 +859,6 @@ def player_rows(state: State, s: int, v: dict[str, Any], viewer: int | None) -> 
         rows.append(t)
 
     row("PP", str(p["pp"]), GOLD)
-    if state.explorer and state.explorer[s]:  # Legendary Expeditions: the kept set
-        from erebus.games.iceandsnow import legends
-
-        d = legends.summary(state.explorer[s])
-        row("explorer", f"{d['explorer']} · {d['ship']}")
     row("food", str(p["food"]))
     hz = _zone(state, "health", p["health"])
     row("health", hz, WARN if " " in hz else None)
