@@ -518,20 +518,3 @@ def test_the_wire_view_words_the_explorer_choice_and_mcclure_trade() -> None:
         (True, -3, 1),
         (False, 0, 0),
     ]
-
-
-def test_the_wire_view_shows_the_kept_explorers_only() -> None:
-    from erebus.games.iceandsnow.spec import SPEC
-
-    st = new_game(2, 3, {"modules": [MODULE]})
-    st.apply(st.legal_actions()[0])
-    kept = st.explorer[0]
-    for seat in (0, 1, None):
-        view = SPEC.wire_view(st, seat)
-        seats = view["legends"]["seats"]
-        assert seats[0]["set"]["explorer"] == SETS[kept]["explorer"]
-        assert seats[1]["set"] is None and seats[1]["choosing"]
-        text = str({k: v for k, v in view.items() if k != "decision"})
-        for k in st.ex_dealt[1] + st.ex_box:  # nobody's hidden explorer is named
-            assert str(SETS[k]["explorer"]) not in text
-    assert "legends" not in SPEC.wire_view(kit.game(2, 1), 0)

@@ -56,7 +56,6 @@ from erebus.games.iceandsnow.layout import (
 from erebus.games.iceandsnow.state import State
 from erebus.games.iceandsnow.wire_board import action_board
 from erebus.games.iceandsnow.wire_decisions import decision, final_scoring
-from erebus.games.iceandsnow.wire_legends import legends_fields
 from erebus.games.iceandsnow.wire_myths import myths_fields
 from erebus.games.iceandsnow.wire_walking import walking_fields, walking_seat
 
@@ -112,7 +111,6 @@ def wire_view(state: State, seat: int | None) -> dict[str, Any]:
         "final_scoring": final_scoring(st),
         **myths_fields(st, seat, legal),
         **walking_fields(st),
-        **legends_fields(st),
     }
 
 
