@@ -7,8 +7,9 @@ import { APP } from "../core/state.js";
 import { h, s, $ } from "../core/dom.js";
 import { t } from "../core/i18n.js";
 import { COLORS, seatName } from "../core/seats.js";
-import { loadMap, regionName } from "./mapdata.js";
+import { loadMap, regionName, anchorName } from "./mapdata.js";
 import { renderMap } from "./map.js";
+import { crewWords } from "./events.js";
 import { playerBoard } from "./pboard.js";
 import { endPanel, overHeadline } from "./end.js";
 import { UI, actingSeat } from "./ui.js";
@@ -104,6 +105,24 @@ function scenarioPanel(v) {
       h("span", {}, t("is_le_search_left", { n: sc.search_left })),
       h("span", {}, t("is_priority"), ": ", (sc.priority || []).map(regionName).join(", ") || "—"),
       h("span", { class: sc.cabin_met ? "ok" : "muted" }, (sc.cabin_met ? "✓ " : "○ ") + t("is_le_cabin")));
+  }
+  if (sc.id === "mysterious-epidemic") {
+    const ill = (sc.ill || []).map((e) => `${e.card}: ${crewWords([...e.crew, 0])}`).join(" · ");
+    return h("div", { class: "is-scen", "data-testid": "scenario" },
+      h("b", {}, t("is_scen_epidemic")), " ",
+      h("span", { class: ill ? "" : "ok" }, t("is_ep_ill"), ": ", ill || t("is_nobody")),
+      h("span", {}, t("is_ep_treatments"), ": ", (sc.treatments || []).join(", ") || "—"),
+      h("span", {}, t("is_ep_inuit"), ": ", (sc.inuit_at || []).map(anchorName).join(", ") || "—"),
+      h("span", { class: "muted" }, t("is_ep_decks", { d: sc.disease_left, t: sc.treatment_left })));
+  }
+  if (sc.id === "amundsens-voyage") {
+    const c = sc.cylinders || {};
+    const dot = (k) => (c[k] ? "●" : "○");
+    return h("div", { class: "is-scen", "data-testid": "scenario" },
+      h("b", {}, t("is_scen_amundsen")), " ",
+      h("span", {}, t("is_av_cylinders", { health: dot("health"), right: dot("morale_right"), left: dot("morale_left") })),
+      sc.haven_founded ? h("span", { class: "ok" }, "✓ ", t("is_av_haven_founded"))
+        : h("span", { class: sc.haven_round === v.round ? "" : "muted" }, sc.haven_round === v.round ? t("is_av_haven_now") : t("is_av_haven_not")));
   }
   const top = sc.compass_discard && sc.compass_discard.length ? sc.compass_discard[sc.compass_discard.length - 1] : null;
   return h("div", { class: "is-scen", "data-testid": "scenario" },
