@@ -434,6 +434,20 @@ def test_belcher_may_let_the_leaders_route_stand() -> None:
     assert st.pending == "voyage" and st.current_player == 0
 
 
+def test_belcher_forces_only_onto_a_route_the_table_can_pay(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The other route needs 1 extra dynamite: not valid while the table holds 1."""
+    routes = [("cape_liverpool", 0), ("philpots_island", 1)]
+    for held, asked in ((1, False), (2, True)):
+        st = belcher_round()
+        monkeypatch.setattr(type(st), "destinations", lambda self: routes)
+        kit.set_player(st, 0, dynamite=held)
+        kit.set_player(st, 1, dynamite=0)
+        st.apply(Action("destination", to="cape_liverpool"))
+        assert (st.pending == "despot") is asked
+
+
 def test_belcher_forces_twice_per_game_only() -> None:
     st = belcher_round(uses=2)
     st.apply(st.legal_actions()[0])

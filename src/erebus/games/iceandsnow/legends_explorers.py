@@ -25,8 +25,8 @@ nothing unless the seat's explorer has the ability (``legends.has``).
   time during the round" is read as: at each of his own phase decisions (his
   Action-phase turns, and the Destination / Voyage choice when he makes it).
 * **H Belcher, Despotic Tendencies** — after a leader's ``destination`` a queued
-  ``despot`` decision asks Belcher (not the leader, uses left, another route
-  valid) whether to force another route; if he does, the leader chooses again
+  ``despot`` decision asks Belcher (not the leader, uses left, another route whose
+  icebreaking the table can pay) whether to force another route; if he does, the leader chooses again
   among the others (``ex_forbid``) and Belcher chooses this round's voyage type
   (``ex_voyager``).  His uses are counted in ``ex_despot``.
 """
@@ -142,7 +142,12 @@ def offer_despot(st: FlowRules, chosen: str) -> bool:
     s = legends.holder(st, DESPOT)
     if s is None or s == st.leader or st.ex_despot[s] >= int(legends.params(st, s)["uses"]):
         return False
-    if not any(to != chosen for to, _ in st.destinations()):
+    from erebus.games.iceandsnow.flow import ICEBREAK_DYNAMITE
+    from erebus.games.iceandsnow.layout import DYN
+
+    # "a different valid route": one the table can pay the icebreaking of (L17)
+    dynamite = sum(st.pv[F * s + DYN] for s in range(st.n))
+    if not any(to != chosen and ICEBREAK_DYNAMITE + d <= dynamite for to, d in st.destinations()):
         return False
     st.decisions.append(["despot", s, chosen])
     return True
