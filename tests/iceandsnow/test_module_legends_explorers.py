@@ -32,7 +32,7 @@ from erebus.games.iceandsnow.spec import SPEC
 from erebus.games.iceandsnow.state import State
 from iceandsnow import test_module_legends_games as legends_games
 from iceandsnow.legendskit import legends, legends_on  # noqa: F401
-from support.bots import play_legal
+from support.bots import assert_same_choice, play_legal
 from support.whole_game import fuzz_settings
 
 ROSS, KELLETT, COLLINSON, BELCHER = "C", "D", "G", "H"
@@ -529,10 +529,27 @@ def test_random_games_use_every_ability() -> None:
     assert seen == {"track", "chart", "despot", "apprentice"}
 
 
-def test_every_bot_plays_whole_games_with_the_abilities() -> None:
+@pytest.mark.parametrize("shift", [0, 1])
+def test_every_bot_plays_whole_games_with_the_abilities(shift: int) -> None:
     names = ["mcts", "greedy", "random", "greedy"]
-    st = legends(4, 7, explorers=[KELLETT, BELCHER, COLLINSON, ROSS])
+    names = names[shift:] + names[:shift]
+    st = legends(4, 7 + shift, explorers=[KELLETT, BELCHER, COLLINSON, ROSS])
     play_legal(st, [make_bot(names[i], seed=i, iterations=8) for i in range(4)])
+
+
+def test_bots_do_not_see_the_card_kellett_knows() -> None:
+    """Seat 1 decides while Kellett knows the species deck's top card: dealing the
+    hidden cards anew (the top card included) changes no bot's choice."""
+    st = kellett()
+    st.apply(Action("track", space="discover"))
+    st.apply(next(a for a in st.legal_actions() if a.card == "arctic_fox_1"))
+    assert st.current_player == 1 and legends_explorers.looked_card(st, 0, "species")
+    other = st.clone()
+    other.resample_hidden(987654321, seat=1)
+    assert other.sp_deck[0] != st.sp_deck[0]
+    assert st.view(1) == other.view(1)
+    for name in ("greedy", "mcts"):
+        assert_same_choice(name, st, other)
 
 
 # ---------------------------------------------------------------- the browser's view
