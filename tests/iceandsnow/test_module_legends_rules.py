@@ -80,6 +80,10 @@ def test_random_explorers_each_seat_is_dealt_two_and_keeps_one_in_seat_order() -
         assert st.explorer[seat] == keep and st.ex_dealt[seat] == []
         assert dealt[seat][0] in st.ex_box  # the other card goes back to the box
     assert st.pending == "setup"  # then the investor and cartography choice
+    assert (len(st.ev_open), len(st.ev_coastal)) == base_deck_sizes()  # each keeps 12
+    for k in st.explorer:
+        num = int(SETS[k]["event"])
+        assert num in (st.ev_open if st.content.events[num].deck == "open" else st.ev_coastal)
 
 
 def test_the_choice_is_one_of_the_dealt_pair() -> None:
@@ -402,6 +406,7 @@ def test_48_coastal_exploration_maps_the_region_and_reveals_the_next_coastal_car
     ev = st.apply(Action("voyage", voyage="coastal"))
     revealed = [e.number for e in of_type(ev, EventRevealed)]
     assert revealed == [48, nxt]
+    assert all(reveals_hidden(e) for e in of_type(ev, EventRevealed))  # undo stops
     assert st.event == nxt  # L5: the revealed card is this round's event card
     assert 48 in st.ev_coastal_disc
     mapped = of_type(ev, RegionMapped)
