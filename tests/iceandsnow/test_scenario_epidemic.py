@@ -387,6 +387,10 @@ def test_broken_scenario_data_is_refused_at_load() -> None:
     def bad_req(raw: dict[str, Any]) -> None:
         raw["scenarios"]["mysterious-epidemic"]["treatments"][0]["heal_1"] = {"pray": 1}
 
+    def bad_tile(raw: dict[str, Any]) -> None:
+        raw["scenarios"]["mysterious-epidemic"]["free_upgrade"]["recommended"] = [99]
+
+    assert "not an upgrade tile" in broken(bad_tile)
     assert "must name an officer" in broken(no_officer)
     assert "start, final or shared" in broken(bad_anchor)
     assert "heal_1 must be one of" in broken(bad_req)
