@@ -523,3 +523,22 @@ def test_the_wire_view_words_the_explorer_choice_and_mcclure_trade() -> None:
         (True, -3, 1),
         (False, 0, 0),
     ]
+
+
+def test_a_determinization_keeps_the_mast_cards_and_the_sets_events_in_their_decks() -> None:
+    from erebus.games.iceandsnow.layout import MAST
+
+    st = lg(2, ["B", "A"])  # events 45 and 49: both in the open-sea deck
+    kit.set_player(st, 0, upgrades=[MAST])
+    at_voyage(st, "north_water")
+    st.apply(Action("voyage", voyage="open"))
+    assert st.pending == "mast" and st.current_player == 0
+    top = [int(x) for x in st.decisions[0][2:4]]
+    view = st.view(0)
+    for seed in range(30):
+        world = State.from_view(view, seed)
+        assert world.ev_open[:2] == top
+        assert {45, 49} <= set(world.ev_open) | set(top)  # never dealt into the box
+        # (the kit's "no investor" is not a real position: investors left out)
+        again = {k: v for k, v in world.view(0).items() if k != "investor"}
+        assert again == {k: v for k, v in view.items() if k != "investor"}

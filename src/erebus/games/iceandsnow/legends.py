@@ -551,9 +551,16 @@ def deal_hidden(st: State, pools: dict[str, Any], seat: int | None) -> None:
             st.ex_dealt[s] = sorted(unknown.pop() for _ in range(2))
     st.ex_box = sorted(unknown)
     known = {int(sets()[k]["event"]) for k in st.explorer if k}
+    # cards the seat has seen through the Mast stay where the dealing put them
+    seen = {int(x) for dd in st.decisions if dd[0] == "mast" for x in dd[2:4] if x is not None}
+    seen |= {x for x in (st.event_pending, pools.get("ev_under")) if x is not None}
     for deck in (st.ev_open, st.ev_coastal):
         for e in [e for e in st.ev_box if e in known]:
-            swap = [i for i, x in enumerate(deck) if x not in known and _same_deck(st, e, x)]
+            swap = [
+                i
+                for i, x in enumerate(deck)
+                if x not in known and x not in seen and _same_deck(st, e, x)
+            ]
             if not swap:
                 continue
             i = swap[st._rand(len(swap))]
