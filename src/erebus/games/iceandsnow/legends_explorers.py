@@ -342,8 +342,13 @@ def deal_peeks(st: State, seat: int | None) -> None:
                 deck.remove(card)
                 deck.insert(0, card)
             elif deck_name == "hunting" and card in st.hu_box and deck:
-                st.hu_box[st.hu_box.index(card)] = deck[0]
-                deck[0] = card
+                # the set-up boxes ordinary hunting cards only: an ordinary one takes
+                # the known card's place in the box (never a dual species card)
+                ordinary = [j for j, x in enumerate(deck) if x not in st.content.dual]
+                if ordinary:
+                    j = ordinary[st._rand(len(ordinary))]
+                    st.hu_box[st.hu_box.index(card)] = deck.pop(j)
+                    deck.insert(0, card)
             keep.append([deck_name, card, space])
         _store(st, s, keep)
 
