@@ -32,7 +32,7 @@ from erebus.games.iceandsnow.spec import SPEC
 from erebus.games.iceandsnow.state import State
 from iceandsnow import test_module_legends_games as legends_games
 from iceandsnow.legendskit import legends, legends_on  # noqa: F401
-from support.bots import play_legal
+from support.bots import assert_same_choice, play_legal
 from support.whole_game import fuzz_settings
 
 ROSS, KELLETT, COLLINSON, BELCHER = "C", "D", "G", "H"
@@ -87,17 +87,22 @@ def test_ross_may_use_a_sailor_as_the_inuk_an_action_asks_for() -> None:
     assert st.pv[F * 0 + PROXY] & legends_explorers.INUK_BIT
 
 
+HARE = {"type": "take", "space": "hunt", "crew": {"sailors": 1}, "card": "hunt_arctic_hare_1"}
+
+
 def test_ross_uses_the_apprentice_once_per_round() -> None:
     st = action_turn(legends(2, 1, explorers=[ROSS, "A"]), 0)
     kit.set_player(st, 0, wood=3, sled=1, inuit=0, rifles=3)
     busy(st, 0, (0, 1, 1, 0, 0))
     kit.reveal(st, hunting=["hunt_arctic_hare_1"])
+    assert Action.from_json({**HARE, "proxy": "inuit"}) in st.legal_actions()
     take = next(a for a in st.legal_actions() if a.proxy == "inuit" and a.space == "improve_sled")
     st.apply(take)
     assert st.current_player == 1
     st.apply(Action("pass"))
     assert st.current_player == 0
     assert not any(a.proxy == "inuit" for a in st.legal_actions())
+    refused(st, {**HARE, "proxy": "inuit"})
     # the next round's Action phase gives the use back
     action_turn(st, 0)
     busy(st, 0, (0, 1, 1, 0, 0))
@@ -310,13 +315,11 @@ def at_mapping(explorer: str, region_anchor: str = "philpots_island", **opts: An
 @pytest.mark.parametrize(("explorer", "pp"), [(COLLINSON, 3), ("A", 1)])
 def test_collinson_scores_3_pp_for_charting(explorer: str, pp: int) -> None:
     st = at_mapping(explorer)
-    before = st.scores()[0]
     ev: list[Any] = []
     st._run(ev)
     assert any(isinstance(e, RegionMapped) and e.region == "devon" for e in ev)
     mapped = [e for e in ev if getattr(e, "reason", "") == "mapping"]
-    assert [e.delta for e in mapped] == [pp]
-    assert st.scores()[0] >= before + pp - 10  # later effects may move PP; mapping is pp
+    assert [(e.seat, e.delta) for e in mapped] == [(0, pp)]
 
 
 def collinson_turn(**opts: Any) -> State:
@@ -429,6 +432,20 @@ def test_belcher_may_let_the_leaders_route_stand() -> None:
     assert st.pending == "voyage" and st.current_player == 0
 
 
+def test_belcher_forces_only_onto_a_route_the_table_can_pay(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The other route needs 1 extra dynamite: not valid while the table holds 1."""
+    routes = [("cape_liverpool", 0), ("philpots_island", 1)]
+    for held, asked in ((1, False), (2, True)):
+        st = belcher_round()
+        monkeypatch.setattr(type(st), "destinations", lambda self: routes)
+        kit.set_player(st, 0, dynamite=held)
+        kit.set_player(st, 1, dynamite=0)
+        st.apply(Action("destination", to="cape_liverpool"))
+        assert (st.pending == "despot") is asked
+
+
 def test_belcher_forces_twice_per_game_only() -> None:
     st = belcher_round(uses=2)
     st.apply(st.legal_actions()[0])
@@ -510,10 +527,27 @@ def test_random_games_use_every_ability() -> None:
     assert seen == {"track", "chart", "despot", "apprentice"}
 
 
-def test_every_bot_plays_whole_games_with_the_abilities() -> None:
+@pytest.mark.parametrize("shift", [0, 1])
+def test_every_bot_plays_whole_games_with_the_abilities(shift: int) -> None:
     names = ["mcts", "greedy", "random", "greedy"]
-    st = legends(4, 7, explorers=[KELLETT, BELCHER, COLLINSON, ROSS])
+    names = names[shift:] + names[:shift]
+    st = legends(4, 7 + shift, explorers=[KELLETT, BELCHER, COLLINSON, ROSS])
     play_legal(st, [make_bot(names[i], seed=i, iterations=8) for i in range(4)])
+
+
+def test_bots_do_not_see_the_card_kellett_knows() -> None:
+    """Seat 1 decides while Kellett knows the species deck's top card: dealing the
+    hidden cards anew (the top card included) changes no bot's choice."""
+    st = kellett()
+    st.apply(Action("track", space="discover"))
+    st.apply(next(a for a in st.legal_actions() if a.card == "arctic_fox_1"))
+    assert st.current_player == 1 and legends_explorers.looked_card(st, 0, "species")
+    other = st.clone()
+    other.resample_hidden(987654321, seat=1)
+    assert other.sp_deck[0] != st.sp_deck[0]
+    assert st.view(1) == other.view(1)
+    for name in ("greedy", "mcts"):
+        assert_same_choice(name, st, other)
 
 
 # ---------------------------------------------------------------- the browser's view

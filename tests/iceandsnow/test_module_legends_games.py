@@ -146,6 +146,13 @@ def test_seeded_games_with_the_module_keep_every_invariant(
         run(players, 500 + seed, {"explorers": "random", **options}, seed)
 
 
+def test_kellett_known_card_with_dual_species_in_a_determinization() -> None:
+    """A game the fuzzing found: Kellett's known hunting card had been cut into the box
+    by a determinization, and putting it back on top boxed a dual species card."""
+    options = {"modules": [MODULE], "modes": ["dual_species"], "explorers": "random"}
+    run(3, 3593, {**options, "upgrades": "base"}, 4394)
+
+
 def test_random_games_reach_the_explorer_events_and_abilities() -> None:
     """The whole-game tests really reach the module's rules."""
     seen: set[str] = set()

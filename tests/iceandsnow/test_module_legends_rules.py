@@ -80,6 +80,10 @@ def test_random_explorers_each_seat_is_dealt_two_and_keeps_one_in_seat_order() -
         assert st.explorer[seat] == keep and st.ex_dealt[seat] == []
         assert dealt[seat][0] in st.ex_box  # the other card goes back to the box
     assert st.pending == "setup"  # then the investor and cartography choice
+    assert (len(st.ev_open), len(st.ev_coastal)) == base_deck_sizes()  # each keeps 12
+    for k in st.explorer:
+        num = int(SETS[k]["event"])
+        assert num in (st.ev_open if st.content.events[num].deck == "open" else st.ev_coastal)
 
 
 def test_the_choice_is_one_of_the_dealt_pair() -> None:
@@ -402,6 +406,7 @@ def test_48_coastal_exploration_maps_the_region_and_reveals_the_next_coastal_car
     ev = st.apply(Action("voyage", voyage="coastal"))
     revealed = [e.number for e in of_type(ev, EventRevealed)]
     assert revealed == [48, nxt]
+    assert all(reveals_hidden(e) for e in of_type(ev, EventRevealed))  # undo stops
     assert st.event == nxt  # L5: the revealed card is this round's event card
     assert 48 in st.ev_coastal_disc
     mapped = of_type(ev, RegionMapped)
@@ -518,3 +523,22 @@ def test_the_wire_view_words_the_explorer_choice_and_mcclure_trade() -> None:
         (True, -3, 1),
         (False, 0, 0),
     ]
+
+
+def test_a_determinization_keeps_the_mast_cards_and_the_sets_events_in_their_decks() -> None:
+    from erebus.games.iceandsnow.layout import MAST
+
+    st = lg(2, ["B", "A"])  # events 45 and 49: both in the open-sea deck
+    kit.set_player(st, 0, upgrades=[MAST])
+    at_voyage(st, "north_water")
+    st.apply(Action("voyage", voyage="open"))
+    assert st.pending == "mast" and st.current_player == 0
+    top = [int(x) for x in st.decisions[0][2:4]]
+    view = st.view(0)
+    for seed in range(30):
+        world = State.from_view(view, seed)
+        assert world.ev_open[:2] == top
+        assert {45, 49} <= set(world.ev_open) | set(top)  # never dealt into the box
+        # (the kit's "no investor" is not a real position: investors left out)
+        again = {k: v for k, v in world.view(0).items() if k != "investor"}
+        assert again == {k: v for k, v in view.items() if k != "investor"}

@@ -169,12 +169,21 @@ def test_final_round_spaces_appear_in_the_final_round() -> None:
     assert "Trace the map" not in plain(early, 0)
 
 
-@pytest.mark.parametrize("scenario", ["lost-expedition", "magnetic-north-pole"])
+SOLO_LABELS = {
+    "lost-expedition": "Lost Expedition:",
+    "magnetic-north-pole": "Magnetic North Pole:",
+    "mysterious-epidemic": "Mysterious Epidemic:",
+    "amundsens-voyage": "Amundsen's Voyage:",
+}
+
+
+@pytest.mark.parametrize("scenario", list(SOLO_LABELS))
 def test_solo_screens_show_the_scenario(scenario: str) -> None:
     state, log = bot_game(1, 3, {"scenario": scenario}, until=lambda s: s.round >= 2)
     text = plain(state, 0, log)
-    assert ("Lost Expedition:" if scenario == "lost-expedition" else "Magnetic North Pole:") in text
+    assert SOLO_LABELS[scenario] in text
     assert scenario.replace("-", " ") in text
+    assert all(render.describe(state, a) for a in state.legal_actions())
 
 
 def test_describe_names_spaces_cards_and_crews() -> None:

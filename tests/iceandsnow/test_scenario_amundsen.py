@@ -285,6 +285,10 @@ def test_seeded_games_keep_every_invariant(seed: int) -> None:
     run_game(1, 600 + seed, AV, seed, view_every=2)
 
 
+def test_seeded_games_with_inuit_myths_keep_every_invariant() -> None:
+    run_game(1, 610, {**AV, "modules": ["inuit_myths"]}, 3, view_every=3)
+
+
 @fuzz_settings(examples=10)
 @given(seed=hs.integers(0, 2**32), policy=hs.integers(0, 2**16))
 def test_random_games_keep_every_invariant(seed: int, policy: int) -> None:

@@ -133,6 +133,13 @@ def test_east_and_every_new_section_get_their_inuit() -> None:
 # ------------------------------------------------------------------ falling ill
 
 
+def test_the_other_reading_leaves_east_without_inuit() -> None:
+    st = game.new_game(1, 2, {**EP, "epidemic_east": "empty"})
+    assert st.ep_inuit == [] and st.inuit_pool == 15
+    with pytest.raises(ValueError, match="needs the mysterious-epidemic scenario"):
+        game.new_game(1, 2, {"scenario": "lost-expedition", "epidemic_east": "empty"})
+
+
 def test_the_disease_card_names_the_officer_who_falls_ill() -> None:
     st = epidemic()
     ev = voyage_end(st, "D1")  # captain
@@ -380,6 +387,10 @@ def test_broken_scenario_data_is_refused_at_load() -> None:
     def bad_req(raw: dict[str, Any]) -> None:
         raw["scenarios"]["mysterious-epidemic"]["treatments"][0]["heal_1"] = {"pray": 1}
 
+    def bad_tile(raw: dict[str, Any]) -> None:
+        raw["scenarios"]["mysterious-epidemic"]["free_upgrade"]["recommended"] = [99]
+
+    assert "not an upgrade tile" in broken(bad_tile)
     assert "must name an officer" in broken(no_officer)
     assert "start, final or shared" in broken(bad_anchor)
     assert "heal_1 must be one of" in broken(bad_req)
@@ -391,6 +402,11 @@ def test_broken_scenario_data_is_refused_at_load() -> None:
 @pytest.mark.parametrize("seed", [0, 1])
 def test_seeded_games_keep_every_invariant(seed: int) -> None:
     run_game(1, 500 + seed, EP, seed, view_every=2)
+
+
+@pytest.mark.parametrize("module", ["inuit_myths", "legendary_expeditions"])
+def test_seeded_games_with_a_module_keep_every_invariant(module: str) -> None:
+    run_game(1, 510, {**EP, "modules": [module]}, 3, view_every=3)
 
 
 @fuzz_settings(examples=10)
@@ -419,3 +435,24 @@ def test_bots_play_the_scenario_to_the_end(name: str) -> None:
     st = game.new_game(1, 7, EP)
     play_legal(st, [make_bot(name, seed=1, iterations=8)])
     assert st.outcome in ("won", "lost")
+
+
+def test_the_browser_lists_treatments_apart_from_the_takes() -> None:
+    from erebus.games.iceandsnow import wire, wire_decisions
+
+    st = epidemic()
+    voyage_end(st, "D5")
+    _action_phase_with(st, "T3")
+    st.mnp_explore = 5
+    st._legal = None
+    d = wire_decisions.decision(st, 0)
+    assert d is not None
+    assert {o["card"] for o in d["free"] if o["kind"] == "treat"} == {"T3"}
+    takes_ = [a for a in st.legal_actions() if a.kind == "take"]
+    assert d["takes"] == len(takes_) and d["can_pass"]
+    scen = wire.wire_view(st, 0)["map"]["scenario"]
+    assert [(e["card"], e["crew"]) for e in scen["diseases"]] == [
+        ("D5", {"captain": 0, "carpenter": 0, "scientist": 1, "sailors": 0})
+    ]
+    assert [t["card"] for t in scen["treatments"]] == ["T3"]
+    assert "ep_dis_deck" not in json.dumps(scen)

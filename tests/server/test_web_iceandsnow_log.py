@@ -76,6 +76,8 @@ def test_the_engine_gives_only_reasons_the_client_words() -> None:
         (2, {}),
         (3, {"modes": ["survival", "shelters", "dual_species"], "upgrades": "all"}),
         (1, {"scenario": "lost-expedition"}),
+        (1, {"scenario": "mysterious-epidemic"}),
+        (1, {"scenario": "amundsens-voyage"}),
     ]
     for n, opts in setups:
         for seed in range(3):

@@ -27,7 +27,7 @@ pawn: ``crew`` is ``(captain, carpenter, scientist, sailors, inuit)``.
 | choose_explorer | ``{"type": "choose_explorer", "card": "A"}`` | Legendary Expeditions set-up: keep one of the two dealt explorers (set letter) |
 | benevolent | ``{"type": "benevolent", "use": true}`` | Robert McClure at Boarding: food −3 for morale +1 (again), or stop |
 | track | ``{"type": "track", "space": "hunt"}`` | Kellett (Legendary Expeditions D), on his Action-phase turn: look at the top card of that space's deck, then take the space (no turn used by the look) |
-| chart | ``{"type": "chart", "to": "Devon"}`` | Collinson (G), at his own decisions: fuel −1 to map that region (no turn used) |
+| chart | ``{"type": "chart", "to": "devon"}`` | Collinson (G), at his own decisions: fuel −1 to map that region (no turn used) |
 | despot | ``{"type": "despot", "use": true}`` | Belcher (H), after the leader's destination: force another route (or not) |
 | choose_upgrade | ``{"type": "choose_upgrade", "tile": 1}`` | Mysterious Epidemic set-up: the free tile on the leftmost upgrade space |
 | fall_ill | ``{"type": "fall_ill", "crew": {...}}`` | Mysterious Epidemic: the 2 crew who fall ill when the card's officer already is |

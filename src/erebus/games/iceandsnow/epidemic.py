@@ -117,7 +117,8 @@ class EpidemicState(State):
         self._shuffle(self.ep_dis_deck)
         self.ep_tr_deck = sorted(self._treatments())
         self._shuffle(self.ep_tr_deck)
-        self._settle(0, str(self.placed[0][1]), ev)
+        if self.options.get("epidemic_east", "settled") == "settled":  # EP2
+            self._settle(0, str(self.placed[0][1]), ev)
         if self.upgrade_choices():
             self.decisions.append(["choose_upgrade", 0])
 

@@ -14,10 +14,22 @@ this module holds the state the module adds and the queries the rules ask:
   fields are the base game's two powers only: the legends' live here so that the
   table — and every saved game — keeps its width);
 * **event 51's set-aside sailor** (``State.ex_sailor``: how many wait beside the
-  board).
+  board);
+* **George Back's upgrade spaces** (``State.ex_spaces``: per seat, the bits of the
+  ship-board spaces he chose; the others fill left to right).
 
-No rule here names a card number or a set letter.  Every function takes the
-state and does nothing unless the module is in play.
+And the rules the engine's layers call (each guarded by ``st.explorer``, empty
+without the module): the set-up and its ``explorer`` decisions; the passive
+abilities A Franklin (:func:`fuel_bands`, :func:`maintenance_over_sled`), B Parry
+(:func:`cabin_pp`), E McClintock (:func:`explore_dogs`), F McClure (the
+``benevolent`` decision at Boarding, :func:`boarding`), I Back (:func:`upgrade_slot`,
+:func:`expand_upgrades`); the ship cards (:func:`ship_reward`); the explorer
+events' ops (:func:`take_op`, :func:`reveal_op`) and event 47's power
+(:func:`rifles_less`); the hidden explorers in views and determinizations
+(:func:`hide`, :func:`deal_hidden`).  C, D, G, H are in :mod:`.legends_explorers`,
+J in :mod:`.legends_j`; the readings are L1–L26 of docs/iceandsnow-decisions.md.
+
+No rule here names a card number or a set letter.
 """
 
 from __future__ import annotations
@@ -539,9 +551,16 @@ def deal_hidden(st: State, pools: dict[str, Any], seat: int | None) -> None:
             st.ex_dealt[s] = sorted(unknown.pop() for _ in range(2))
     st.ex_box = sorted(unknown)
     known = {int(sets()[k]["event"]) for k in st.explorer if k}
+    # cards the seat has seen through the Mast stay where the dealing put them
+    seen = {int(x) for dd in st.decisions if dd[0] == "mast" for x in dd[2:4] if x is not None}
+    seen |= {x for x in (st.event_pending, pools.get("ev_under")) if x is not None}
     for deck in (st.ev_open, st.ev_coastal):
         for e in [e for e in st.ev_box if e in known]:
-            swap = [i for i, x in enumerate(deck) if x not in known and _same_deck(st, e, x)]
+            swap = [
+                i
+                for i, x in enumerate(deck)
+                if x not in known and x not in seen and _same_deck(st, e, x)
+            ]
             if not swap:
                 continue
             i = swap[st._rand(len(swap))]

@@ -5,8 +5,10 @@ nothing unless the seat's explorer has the ability (``legends.has``).
 * **C Ross, Inuit Apprentice** — once per round one placed crew member plays an
   Inuk: the proxy role ``"inuit"`` of a ``take`` (like upgrades 1/4/5 play an
   officer), offered only when the crew holds no Inuk a requirement asks for
-  (spaces naming ``inuit``, Build Shelter, event 17's Visit the Inuit).  The use is
-  bit :data:`INUK_BIT` of the seat's proxy mask, which the Action phase resets.
+  (spaces naming ``inuit``, Build Shelter, event 17's Visit the Inuit; event 47's
+  "Hunt with an Inuk" counts it too, in ``legends.py``).  The use is bit
+  :data:`INUK_BIT` of the seat's proxy mask, which the Action phase resets: one bit
+  is the data's ``per_round`` of 1.
 * **D Kellett, Excellent Tracker** — on his Action-phase turn ``track`` (space
   ``discover`` or ``hunt``) looks at the top card of the species / hunting deck
   (a reveal for him alone: :class:`~.events.TopCardLooked`); he must then take that
@@ -23,8 +25,8 @@ nothing unless the seat's explorer has the ability (``legends.has``).
   time during the round" is read as: at each of his own phase decisions (his
   Action-phase turns, and the Destination / Voyage choice when he makes it).
 * **H Belcher, Despotic Tendencies** — after a leader's ``destination`` a queued
-  ``despot`` decision asks Belcher (not the leader, uses left, another route
-  valid) whether to force another route; if he does, the leader chooses again
+  ``despot`` decision asks Belcher (not the leader, uses left, another route whose
+  icebreaking the table can pay) whether to force another route; if he does, the leader chooses again
   among the others (``ex_forbid``) and Belcher chooses this round's voyage type
   (``ex_voyager``).  His uses are counted in ``ex_despot``.
 """
@@ -140,7 +142,12 @@ def offer_despot(st: FlowRules, chosen: str) -> bool:
     s = legends.holder(st, DESPOT)
     if s is None or s == st.leader or st.ex_despot[s] >= int(legends.params(st, s)["uses"]):
         return False
-    if not any(to != chosen for to, _ in st.destinations()):
+    from erebus.games.iceandsnow.flow import ICEBREAK_DYNAMITE
+    from erebus.games.iceandsnow.layout import DYN
+
+    # "a different valid route": one the table can pay the icebreaking of (L17)
+    dynamite = sum(st.pv[F * s + DYN] for s in range(st.n))
+    if not any(to != chosen and ICEBREAK_DYNAMITE + d <= dynamite for to, d in st.destinations()):
         return False
     st.decisions.append(["despot", s, chosen])
     return True
@@ -335,8 +342,13 @@ def deal_peeks(st: State, seat: int | None) -> None:
                 deck.remove(card)
                 deck.insert(0, card)
             elif deck_name == "hunting" and card in st.hu_box and deck:
-                st.hu_box[st.hu_box.index(card)] = deck[0]
-                deck[0] = card
+                # the set-up boxes ordinary hunting cards only: an ordinary one takes
+                # the known card's place in the box (never a dual species card)
+                ordinary = [j for j, x in enumerate(deck) if x not in st.content.dual]
+                if ordinary:
+                    j = ordinary[st._rand(len(ordinary))]
+                    st.hu_box[st.hu_box.index(card)] = deck.pop(j)
+                    deck.insert(0, card)
             keep.append([deck_name, card, space])
         _store(st, s, keep)
 

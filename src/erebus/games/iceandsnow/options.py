@@ -53,9 +53,13 @@ MODULE_OPTIONS: dict[str, dict[str, tuple[str, ...]]] = {
     },
 }
 _OWNER = {key: m for m, opts in MODULE_OPTIONS.items() for key in opts}
-#: Options of a solo scenario's readings (docs/iceandsnow-decisions.md AV1, AV4), stored
+#: Options of a solo scenario's readings (docs/iceandsnow-decisions.md EP2, AV1, AV4), stored
 #: only when that scenario is played (not offered by the lobby); the first is the default.
 SCENARIO_OPTIONS: dict[str, dict[str, tuple[str, ...]]] = {
+    "mysterious-epidemic": {
+        # Inuit on East's settlements at set-up, or only on the sections placed later (EP2)
+        "epidemic_east": ("settled", "empty"),
+    },
     "amundsens-voyage": {
         # the final voyage: open sea as always (it is not chosen), or coastal (AV1)
         "amundsen_final": ("open", "coastal"),

@@ -33,6 +33,9 @@ def check(c: Content, out: list[str]) -> None:
 def _epidemic(c: Content, ep: dict[str, Any], out: list[str]) -> None:
     where = "scenarios: mysterious-epidemic"
     _start(where, ep, out)
+    for num in ep.get("free_upgrade", {}).get("recommended", []):
+        if num not in c.upgrades:
+            out.append(f"{where}: recommended free upgrade {num!r} is not an upgrade tile")
     for sid in ep.get("blocked_spaces", []):
         if sid not in c.spaces:
             out.append(f"{where} blocks unknown space {sid!r}")
