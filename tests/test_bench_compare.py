@@ -62,3 +62,22 @@ def test_without_openspiel_prints_the_install_hint_and_exits_0(
     result = CliRunner().invoke(app, ["bench", "--compare", "--quick"])
     assert result.exit_code == 0, result.output
     assert "pip install -e '.[bench]'" in result.output
+
+
+def test_engine_bench_takes_the_game_options() -> None:
+    """`erebus bench --game iceandsnow --options …` measures games with the modules;
+    a bad option set is refused with the game's message, before any timing."""
+    from erebus.bench.engine import run
+
+    figures = run(
+        "iceandsnow",
+        3,
+        seconds=0.05,
+        options={"modules": ["walking_on_ice", "inuit_myths", "legendary_expeditions"]},
+    )
+    assert figures["random_games_per_s"] > 0 and figures["legal_actions_count"] >= 1
+    result = CliRunner().invoke(
+        app, ["bench", "--game", "iceandsnow", "--quick", "--options", '{"modules": ["nope"]}']
+    )
+    assert result.exit_code == 2
+    assert "unknown module" in result.output

@@ -151,6 +151,14 @@ def bench(
             "Passage; 0: Northwest only)."
         ),
     ] = 0.5,
+    players: Annotated[int, typer.Option(help="engine: seats per game.")] = 4,
+    options: Annotated[
+        str | None,
+        typer.Option(
+            help="engine: the game's options as JSON, e.g. "
+            '\'{"modules": ["inuit_myths", "legendary_expeditions"]}\'.'
+        ),
+    ] = None,
 ) -> None:
     """Measure the engine's speed (random playouts, legal-action generation);
     with --compare, next to OpenSpiel reference points; `bench server`: latency
@@ -180,7 +188,13 @@ def bench(
     from erebus.bench.engine import main as bench_main
 
     _check_game(game)
-    bench_main(game=game, quick=quick)
+    from erebus.tournament.run import _json_object
+
+    try:
+        bench_main(game=game, quick=quick, players=players, options=_json_object(options))
+    except ValueError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from exc
 
 
 @app.command()

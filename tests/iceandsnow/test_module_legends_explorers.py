@@ -235,6 +235,19 @@ def test_an_unusable_look_binds_kellett_to_nothing() -> None:
     assert Action("track", space="hunt") not in legal, "no second look at a known card"
 
 
+def test_a_look_whose_take_became_impossible_binds_kellett_no_more() -> None:
+    """Found by `erebus bench` with every module: Kellett looked, then opened food cans
+    (a free action of Walking on Ice) until his scientist went to the infirmary, and
+    was left with no legal action at all.  The binding lapses instead (L12)."""
+    st = kellett()
+    st.apply(Action("track", space="discover"))
+    assert {a.space for a in st.legal_actions()} == {"discover"}
+    busy(st, 0, (0, 0, 1, 0, 0))  # the scientist is no longer free
+    legal = st.legal_actions()
+    assert legal, "never a position without a legal action"
+    assert Action("pass") in legal and not any(a.space == "discover" for a in legal)
+
+
 def test_orca_sighting_keeps_a_walrus_top_card_out_of_kellett_hunt() -> None:
     st = action_turn(legends(2, 3, explorers=[KELLETT, "A"]), 0)
     kit.set_player(st, 0, rifles=3)

@@ -83,6 +83,12 @@ class FlowRules(SetupRules):
             if guard > 10_000:  # pragma: no cover - a flow bug, not a rule
                 raise RuntimeError(f"the game flow does not progress at step {self.step!r}")
             getattr(self, "_step_" + self.step)(ev)
+        # The same in a phase that waits for a player (the Action phase): a decision
+        # queued behind another one may have nothing left to choose when its turn
+        # comes (Walking on Ice's cargo check after a creature's discard already made
+        # room); left queued, it would leave the game without a legal action.
+        while not self.over and self.decisions and not self._decision_actions(self.decisions[0]):
+            self.decisions.pop(0)
         if self.over:
             self.current = None
             self.decisions = []

@@ -297,11 +297,17 @@ def take_card(st: State, seat: int, deck: str, card: str) -> None:
 
 
 def filter_committed(st: State, seat: int, takes: list[Action]) -> list[Action] | None:
-    """Kellett's legal actions while his look binds him (``None``: not bound)."""
+    """Kellett's legal actions while his look binds him (``None``: not bound).
+
+    A look binds him only while its take is possible (L12): if something he did
+    after looking (a free action such as opening a food can, whose health loss may
+    send the officer to the infirmary) leaves no way to take the space, the binding
+    lapses and his turn goes on as usual — a position with no legal action at all
+    must never arise."""
     space = committed(st, seat)
     if space is None:
         return None
-    return [a for a in takes if a.space == space]
+    return [a for a in takes if a.space == space] or None
 
 
 def free_actions(st: State, seat: int) -> list[Action]:
