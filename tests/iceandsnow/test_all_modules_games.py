@@ -31,3 +31,13 @@ def test_random_games_with_every_module_always_have_a_legal_action(seed: int) ->
         st.apply(playout_policy(rng, legal))
         steps += 1
     assert st.is_over
+
+
+@pytest.mark.parametrize(("players", "seed", "policy"), [(4, 127, 1), (3, 41, 2), (2, 7, 3)])
+def test_every_module_at_once_keeps_every_invariant(players: int, seed: int, policy: int) -> None:
+    """The invariant checker of the module games (conservation, views, determinization,
+    replay, illegal actions refused) over whole games with all three modules."""
+    from iceandsnow.test_module_legends_games import run
+
+    ch = run(players, seed, {**ALL, "explorers": "random"}, policy)
+    assert ch.st.is_over

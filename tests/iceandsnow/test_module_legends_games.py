@@ -108,7 +108,11 @@ def run(players: int, seed: int, options: dict[str, Any], policy_seed: int) -> A
 @hs.composite
 def legends_args(draw: Any) -> tuple[int, int, dict[str, Any], int]:
     players = draw(hs.integers(2, 4))
-    extra = draw(hs.sampled_from(((), ("inuit_myths",), ("walking_on_ice",))))
+    extra = draw(
+        hs.sampled_from(
+            ((), ("inuit_myths",), ("walking_on_ice",), ("inuit_myths", "walking_on_ice"))
+        )
+    )
     options: dict[str, Any] = {"modules": [MODULE, *extra]}
     options["modes"] = [m for m in ("survival", "shelters", "dual_species") if draw(hs.booleans())]
     options["upgrades"] = draw(hs.sampled_from(("base", "all")))
