@@ -91,6 +91,7 @@ def test_two_humans_and_an_easy_bot_play_a_whole_game(
     lobby = new_page("seat1")
     lobby.goto(server.base + "/")
     seats = lobby.locator(".seats .seat")
+    seats.nth(2).wait_for()  # the lobby draws its seats once the catalog has come
     assert seats.count() == 3  # the lobby's default: 3 players
     seats.nth(1).locator("select").first.select_option("human")
     seats.nth(2).locator("select").first.select_option("bot")

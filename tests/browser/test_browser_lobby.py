@@ -96,6 +96,7 @@ def test_lobby_makes_a_game_with_names_grace_and_clock(
     page = at(LAPTOP, "lobby")
     page.goto(server.base + "/")
     seats = page.locator(".seats .seat")
+    seats.nth(2).wait_for()  # the lobby draws its seats once the catalog has come
     assert seats.count() == 3
     seats.nth(1).locator("select").first.select_option("human")
     seats.nth(2).locator("select").first.select_option("bot")
