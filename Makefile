@@ -38,12 +38,13 @@ typecheck: $(STAMP)
 
 # The browser tests run on their own: Playwright's sync API keeps an event loop
 # running in its worker for the whole session, which breaks asyncio.run() in
-# any other test that lands on that worker.  Each browser worker starts its own
-# server and chromium (tests/browser/conftest.py), so they run two at a time too;
-# worksteal keeps the long whole-game tests from piling up on one worker.
+# any other test that lands on that worker.  They could run two at a time (each
+# worker starts its own server and chromium: `pytest -n 2 tests/browser`, ~3 min
+# instead of ~5), but on 2 cores that exposed timing races in the tests, so CI runs
+# them one at a time; worksteal keeps the unit tests' long ones from piling up.
 unit: $(STAMP) browser
 	$(BIN)/pytest -n 2 --dist worksteal --ignore=tests/browser
-	$(BIN)/pytest -n 2 tests/browser
+	$(BIN)/pytest tests/browser
 
 test: lint typecheck unit
 

@@ -227,6 +227,17 @@ def play_until_our_turn_comes_again(page: Any) -> None:
         time.sleep(0.3)
 
 
+def settled_box(locator: Any) -> Any:
+    """The locator's bounding box once it has one: the table re-renders as the bots
+    move, and an element replaced at that moment has no box for an instant."""
+    deadline = time.monotonic() + 5
+    while True:
+        box = locator.bounding_box()
+        if box is not None or time.monotonic() > deadline:
+            return box
+        time.sleep(0.05)
+
+
 # ------------------------------------------------------------------ desktop
 
 
@@ -237,10 +248,10 @@ def test_desktop_table_hoarded_reserves_pieces_sun_and_hover(
     page = open_page(url, init=HOARD_SCRIPT)
     page.locator(".pboard.me .res-strip").wait_for()
     # Your board and reserve stay in view however many tiles everyone holds.
-    me = page.locator(".pboard.me").bounding_box()
+    me = settled_box(page.locator(".pboard.me"))
     assert me and me["y"] >= 0 and me["y"] + me["height"] <= DESKTOP["height"], me
     strip = page.locator(".pboard.me .res-strip")
-    sbox = strip.bounding_box()
+    sbox = settled_box(strip)
     assert sbox and sbox["height"] <= 70, sbox
     assert sbox["y"] + sbox["height"] <= DESKTOP["height"]
     assert page.locator(".pboard.me .res-tile").count() >= 15
