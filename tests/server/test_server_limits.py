@@ -289,7 +289,8 @@ def test_finished_games_leave_memory_and_come_back(sqlite_url: str) -> None:
         after = c.get(f"/api/games/{gid}")
         assert after.status_code == 200 and after.text == before.text
         assert c.get(f"/api/games/{gid}/chat").json() == chat
-        assert gid in service._games
+        # (Whether it is still in memory now is the background sweep's business: with
+        # evict_after_s=0 it may already have dropped it again.)
 
 
 def test_finished_games_linger_while_recent(sqlite_url: str) -> None:
