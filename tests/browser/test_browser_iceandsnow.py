@@ -62,6 +62,18 @@ def open_game(page: Any, url: str) -> Any:
     return page
 
 
+def module_shot(
+    module: str, page: Any, out: Path, name: str, shots: dict[str, Path], el: str | None = None
+) -> None:
+    """A screenshot ``iceandsnow-<module>-<name>.png`` of what a player sees now,
+    scrolled to ``el`` first if the page has it (the module tests' shared camera)."""
+    if el and page.locator(el).count():
+        page.locator(el).first.scroll_into_view_if_needed()
+    path = out / f"iceandsnow-{module}-{name}.png"
+    page.screenshot(path=str(path), full_page=False)
+    shots[name] = path
+
+
 def is_over(server: Any, gid: str) -> bool:
     return bool(server.game(gid)["is_over"])
 

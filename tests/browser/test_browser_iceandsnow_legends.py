@@ -14,10 +14,11 @@ module and its ``explorers`` option.  Screenshots ``tests/output/iceandsnow-lege
 from __future__ import annotations
 
 import time
+from functools import partial
 from pathlib import Path
 from typing import Any
 
-from test_browser_iceandsnow import CLICK_MS, LAPTOP, PHONE, Player, open_game
+from test_browser_iceandsnow import CLICK_MS, LAPTOP, PHONE, Player, module_shot, open_game
 
 SEED = 25  # seat 1 is dealt D (Kellett) and I, seat 2 A and H (Belcher)
 WANT = ("D", "H")
@@ -78,12 +79,7 @@ class LegendsPlayer(Player):
         return super().act(seen)
 
 
-def shoot(page: Any, out: Path, name: str, shots: dict[str, Path], el: str | None = None) -> None:
-    if el and page.locator(el).count():
-        page.locator(el).first.scroll_into_view_if_needed()
-    path = out / f"iceandsnow-legends-{name}.png"
-    page.screenshot(path=str(path), full_page=False)
-    shots[name] = path
+shoot = partial(module_shot, "legends")
 
 
 def test_explorers_chosen_and_used_through_the_page(

@@ -12,10 +12,11 @@ card, the curse and the held Inuit on the personal boards; the screenshots
 from __future__ import annotations
 
 import time
+from functools import partial
 from pathlib import Path
 from typing import Any
 
-from test_browser_iceandsnow import LAPTOP, PHONE, Player, open_game
+from test_browser_iceandsnow import LAPTOP, PHONE, Player, module_shot, open_game
 
 GAME_TIMEOUT_S = 300.0
 CLICK_MS = 4000
@@ -57,12 +58,7 @@ class MythsPlayer(Player):
         return super().act(seen)
 
 
-def shoot(page: Any, out: Path, name: str, shots: dict[str, Path], el: str | None = None) -> None:
-    if el and page.locator(el).count():
-        page.locator(el).first.scroll_into_view_if_needed()
-    path = out / f"iceandsnow-myths-{name}.png"
-    page.screenshot(path=str(path), full_page=False)
-    shots[name] = path
+shoot = partial(module_shot, "myths")
 
 
 def test_a_two_player_game_with_inuit_myths_through_the_page(
