@@ -101,7 +101,7 @@ def test_records_add_up() -> None:
         for seat in range(2):
             assert sum(r.points[seat].values()) == r.scores[seat]
             assert set(r.points[seat]) <= set(SOURCES)
-        assert set(r.statistics) == {"reached_northwest", "returned", "sled_lost"}
+        assert set(r.statistics) == {"reached_northwest", "returned", "sled_lost", "few_tiles_left"}
         assert all(isinstance(v, bool) for flags in r.statistics.values() for v in flags)
     stats = result.stats
     assert sum(s.wins for s in stats.values()) == pytest.approx(2)
@@ -131,7 +131,9 @@ def record(seats: list[str], scores: list[int], places: list[int]) -> GameRecord
         winners=[s for s in range(n) if places[s] == 1],
         actions=10,
         rounds=10,
-        statistics={k: [False] * n for k in ("reached_northwest", "returned", "sled_lost")},
+        statistics={
+            k: [False] * n for k in ("reached_northwest", "returned", "sled_lost", "few_tiles_left")
+        },
         points=[{"tokens": sc} for sc in scores],
     )
 

@@ -108,3 +108,24 @@ def test_mcts_beats_weaker_bots_in_two_player_games(
     )
     rate = result.stats["mcts"].wins / result.stats["mcts"].games
     assert rate >= needed, f"mcts won {rate:.0%} against {opponent}, needs {needed:.0%}"
+
+
+def test_mcts_time_budget_ends_before_the_deadline(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A fake clock that advances 2 ms per reading: the search stops when the next
+    iteration would end past ``time_s`` (set-up and the final choice included)."""
+    from erebus.bots import mcts
+
+    now = [100.0]
+
+    def clock() -> float:
+        now[0] += 0.002
+        return now[0]
+
+    monkeypatch.setattr(mcts, "_clock", clock)
+    state = _mid_state()
+    bot = make_bot("mcts", seed=1, time_s=0.3)
+    start = now[0]
+    action = bot.choose(state)
+    assert action in state.legal_actions()
+    assert now[0] - start <= 0.3
+    assert bot.last_iterations >= 100  # the budget is used, not given up early

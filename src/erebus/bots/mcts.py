@@ -15,7 +15,12 @@ anew — so the search never relies on what the seat cannot see.
   (``tanh`` of each seat's lead over the mean, so one bot does not chase a
   large margin at the cost of the win); finished games use the final scores.
 * Budget: ``time_s`` seconds (default 1) or exactly ``iterations``; with
-  ``iterations`` and a seed the choice is deterministic.
+  ``iterations`` and a seed the choice is deterministic.  A time budget is wall
+  time from the call to the answer: the set-up counts, and the search stops when
+  the next iteration could end past it (judged by the slowest recent iteration).
+* A game may give the search its own evaluator and action filter
+  (``GameSpec.search_heuristic``, ``search_actions``: a policy prior as pruning);
+  the one-ply greedy bot keeps ``heuristic`` and ``bot_actions``.
 """
 
 from __future__ import annotations
@@ -40,6 +45,9 @@ EXPLORATION = 0.05
 ROLLOUT_DEPTH = 0  # 0: evaluate the leaf with the heuristic at once
 OWN_TURN_ONLY = True  # the tree plans the mover's own turn; later turns are evaluated
 REWARD_SCALE = 0.5
+TIME_MARGIN = 0.03  # share of ``time_s`` kept back for returning the choice
+SLOWEST_DECAY = 0.97  # per iteration: how fast a slow iteration is forgotten
+_clock = time.perf_counter  # wall time (a test replaces it with a fake clock)
 
 
 class Node:
@@ -67,33 +75,46 @@ class MctsBot:
         self._root_only: set[Any] | None = None
 
     def choose(self, state: Any) -> Any:
+        start = _clock()  # the budget counts the set-up and the final choice
         world, legal = seat_world(state, self.rng)
         self._root_only = None
         if len(legal) == 1:
             self.last_iterations = 0
             return legal[0]
         module = game_of(state)
-        self._heuristic = heuristic_of(module)
+        self._heuristic = module.search_heuristic or heuristic_of(module)
         self.own_turn_only = module.search.own_turn_only
         self._me = world.current_player
         self._base = self._heuristic(world, self._me)
+        legal = _search_candidates(module, world)
+        iterations = self.spec.iterations
+        deadline = None
+        if iterations is None:
+            budget = self.spec.time_s if self.spec.time_s else 1.0
+            deadline = start + budget * (1.0 - TIME_MARGIN)
         root = Node()
         screen = module.search.root_screen
         if screen and len(legal) > screen:
             # Screen every candidate once on the root world (a greedy ply), then let
             # the search spend its budget on the best few, in resampled worlds.
-            legal = self._screen(root, world, legal, screen, module)
-        iterations = self.spec.iterations
-        deadline = None
-        if iterations is None:
-            deadline = time.perf_counter() + (self.spec.time_s if self.spec.time_s else 1.0)
+            legal = self._screen(root, world, legal, screen, module, deadline)
         done = 0
+        last = _clock()
+        slowest = 0.0
         while True:
             if iterations is not None:
                 if done >= iterations:
                     break
-            elif deadline is not None and done and time.perf_counter() >= deadline:
-                break
+            elif deadline is not None and done:
+                # Stop when the next iteration could end past the deadline, not
+                # once past it.  On a loaded machine an iteration's wall time
+                # includes the waits for the core, so the prediction is a slowly
+                # decaying maximum of recent iterations, not their mean.
+                now = _clock()
+                slowest = max(now - last, slowest * SLOWEST_DECAY)
+                last = now
+                if now + slowest >= deadline:
+                    break
             seed = self.rng.getrandbits(63)
             if module.resample is not None:
                 sample = world.clone()
@@ -103,16 +124,27 @@ class MctsBot:
             self._iterate(root, sample, module)
             done += 1
         self.last_iterations = done
+        if not root.children:  # the deadline came before any child was valued
+            return legal[0]
         best = max(root.children.items(), key=lambda kv: (kv[1].visits, kv[1].total))
         return best[0]
 
     def _screen(
-        self, root: Node, world: Any, legal: list[Any], keep: int, module: GameSpec
+        self,
+        root: Node,
+        world: Any,
+        legal: list[Any],
+        keep: int,
+        module: GameSpec,
+        deadline: float | None = None,
     ) -> list[Any]:
         """Value every root action once by the heuristic; keep the ``keep`` best as
-        the root's only children (``self._root_only``), already visited once."""
-        scored = []
+        the root's only children (``self._root_only``), already visited once.  Past
+        the ``deadline`` the actions not yet valued are left out."""
+        scored: list[tuple[float, Any]] = []
         for a in legal:
+            if deadline is not None and scored and _clock() >= deadline:
+                break
             after = world.clone()
             after.apply(a)
             value = (
@@ -158,7 +190,7 @@ class MctsBot:
             if self.own_turn_only and mover != me:
                 rewards = self._evaluate(world, module)
                 break
-            legal = candidates(module, world)
+            legal = _search_candidates(module, world)
             if node is root and self._root_only is not None:
                 legal = [a for a in legal if a in self._root_only] or legal
             children = node.children
@@ -214,6 +246,14 @@ class MctsBot:
         mean = sum(values) / len(values)
         scale = _scale(module)
         return [math.tanh((v - mean) / scale) for v in values]
+
+
+def _search_candidates(module: GameSpec, world: Any) -> list[Any]:
+    """The actions the tree expands: the game's ``search_actions`` (a policy prior
+    as pruning) when it has one, else the bots' ``candidates``."""
+    if module.search_actions is not None:
+        return list(module.search_actions(world))
+    return candidates(module, world)
 
 
 def _terminal(module: GameSpec, world: Any, seat: int) -> float:

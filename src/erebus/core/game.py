@@ -189,6 +189,14 @@ class GameSpec:
     #: (e.g. a game the whole table lost); None: from the final scores.
     terminal_value: Callable[[State, int], float] | None = None
     search: SearchHints = field(default_factory=SearchHints)
+    #: ``search_heuristic(state, seat)`` -> the estimate a deep search (MCTS) values
+    #: its leaves with, when it differs from the one-ply ``heuristic`` (Northwest: a
+    #: planner's evaluator with fitted weights); None: ``heuristic``.
+    search_heuristic: Callable[[State, int], float] | None = None
+    #: ``search_actions(state)`` -> the legal actions a deep search expands: a policy
+    #: prior as pruning (Northwest: draw only what the planned route can use); None:
+    #: ``bot_actions``.  The one-ply bot keeps ``bot_actions``.
+    search_actions: Callable[[State], Sequence[Action]] | None = None
 
     # -- optional: tournaments and balance
     #: Score sources in report order, their labels, and ``score_source(reason)``

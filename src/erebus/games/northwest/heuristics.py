@@ -197,7 +197,21 @@ def heuristic(state: State, seat: int) -> float:
         value += PER_COLUMN_WEST * (geo.W - west) * (nxt / 12.0)
         value += REACH_PER_COLUMN * (geo.W - ship_reach_x(state, seat)) * (nxt / 12.0)
 
-    # The way home: expected abandonment penalty for each vehicle out on the board.
+    for loss in abandon_risks(state, seat, rounds_left):
+        value -= loss
+    value -= sled_danger(state, seat)
+    return value
+
+
+def abandon_risks(state: State, seat: int, rounds_left: int) -> list[float]:
+    """The expected abandonment penalty (a positive loss) of each of the seat's
+    vehicles out on the board, growing as round 10 nears while it is far from home."""
+    geo = state.geometry
+    rules = state.content.rules
+    b = CREW_FIELDS * seat
+    ship_loc = state.loc[2 * seat + SHIP]
+    sled_loc = state.loc[2 * seat + SLED]
+    out: list[float] = []
     last_round = state.round >= geo.rounds
     for v, loc, av, rest in (
         (SHIP, ship_loc, SHIP_AV, SHIP_REST),
@@ -223,16 +237,22 @@ def heuristic(state: State, seat: int) -> float:
             now = 0 if state.passed[seat] else state.crews[b + av]
             capacity = moves_affordable(now, False) + rounds_left * moves_affordable(crew, False)
             risk = 1.0 / (1.0 + math.exp(-(distance + 1.0 - capacity)))
-        value -= risk * penalty
+        out.append(risk * penalty)
+    return out
 
-    # A sled on sea that the next thaw opens goes down with its crew.
+
+def sled_danger(state: State, seat: int) -> float:
+    """A sled on sea that the next thaw opens goes down with its crew: that loss."""
+    geo = state.geometry
+    b = CREW_FIELDS * seat
+    sled_loc = state.loc[2 * seat + SLED]
     if sled_loc >= 0:
         nxt_sun = state.sun % geo.sun_positions + 1
         sq = state._tile_squares(sled_loc)
         if not geo.corners(sq) & state.land and not sq & geo.frozen_by_sun[nxt_sun]:
             crew = state.crews[b + SLED_AV] + state.crews[b + SLED_REST]
-            value -= (LOST_CREWMAN + 1.0) * crew
-    return value
+            return (LOST_CREWMAN + 1.0) * crew
+    return 0.0
 
 
 def advantage(state: State, seat: int) -> float:

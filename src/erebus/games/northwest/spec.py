@@ -12,6 +12,7 @@ from typing import Any
 
 from erebus.core.events import Event
 from erebus.core.game import GameSpec, RlEncoding, Statistic
+from erebus.games.northwest import evaluator
 from erebus.games.northwest import events as ev
 from erebus.games.northwest.actions import Action
 from erebus.games.northwest.heuristics import heuristic
@@ -21,6 +22,7 @@ from erebus.games.northwest.wire import action_cost, action_costs, wire_view
 
 #: Events that bring tiles out of the bag: undoing past them would let a player peek.
 HIDDEN_EVENTS = (ev.DisplayRefreshed, ev.DisplayRefilled, ev.TileDrafted)
+FEW_TILES = 2  # the "few tiles left in reserve" statistic's bound
 
 
 def parse_options(players: int, options: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -71,6 +73,11 @@ def _sled_lost(state: State, seat: int) -> bool:
     return state.position(seat, "sled") == "lost"
 
 
+def _few_tiles_left(state: State, seat: int) -> bool:
+    """At most two tiles left unlaid in the seat's reserve (drawn for nothing)."""
+    return len(state.reserves[seat]) <= FEW_TILES
+
+
 def _seat_of(kind: type[Event]) -> Any:
     def seen(event: Event) -> int | None:
         return event.seat if isinstance(event, kind) else None  # type: ignore[attr-defined]
@@ -94,6 +101,7 @@ STATISTICS = (
         seen=_seat_of(ev.SledLost),
         count_label="Sleds lost per game",
     ),
+    Statistic("few_tiles_left", "Expeditions ending with ≤ 2 tiles in reserve", _few_tiles_left),
 )
 
 
@@ -175,6 +183,8 @@ SPEC = GameSpec(
     determinize=State.from_view,
     resample=State.resample_hidden,
     heuristic=heuristic,
+    search_heuristic=evaluator.value,
+    search_actions=evaluator.search_actions,
     score_sources=SOURCES,
     source_labels=SOURCE_LABELS,
     score_source=score_source,
