@@ -96,7 +96,7 @@ def hunt_gain(content: Content, rifles: int, hunters: int, crew: int) -> tuple[f
     for a, b in combinations(cards, 2):
         pairs += 1
         best = (0.0, 0.0)
-        options = [(a,), (b,)]
+        options: list[tuple[tuple[int, int, int], ...]] = [(a,), (b,)]
         if hunters >= 2:
             options.append((a, b))
         for pick in options:
