@@ -106,8 +106,16 @@ def main(argv: list[str] | None = None) -> int:
             print("\n".join(r["log"]))
             print(f"  end {r['end']}")
         sys.stdout.flush()
+    if args.json:
+        with open(args.json, "w") as fh:
+            json.dump(results, fh, indent=1)
     wins = sum(r["won"] for r in results)
-    print(f"{args.scenario} {args.bot}: {wins}/{len(results)} won")
+    mean_round = sum(r["round"] for r in results) / max(1, len(results))
+    passage = sum(r["reason"].startswith("objectives") or r["won"] for r in results)
+    print(
+        f"{args.scenario} {args.bot}: {wins}/{len(results)} won, mean round {mean_round:.1f}, "
+        f"{passage} reached the end of the passage"
+    )
     causes = collections.Counter((r["reason"], r["round"]) for r in results if not r["won"])
     for (reason, rnd), n in sorted(causes.items(), key=lambda kv: (-kv[1], kv[0][1])):
         print(f"  {n:3d} x round {rnd}: {reason}")
@@ -116,9 +124,6 @@ def main(argv: list[str] | None = None) -> int:
         for key, n in r["pp_lost"].items():
             why[key.split(" ", 1)[1]] += n
     print("  PP lost by reason (all games):", dict(why.most_common()))
-    if args.json:
-        with open(args.json, "w") as fh:
-            json.dump(results, fh, indent=1)
     return 0
 
 

@@ -68,6 +68,10 @@ SOLO_OBJECTIVE = 20.0
 SOLO_LOSS = -400.0  # a lost solo game, below any heuristic value of a live one
 SOLO_LOSS_ROUND = 5.0  # ... plus this per round survived
 SOLO_MARGIN_FLOOR = -25.0
+SOLO_EMPTY = 100.0  # solo: no dynamite (or fuel) left for the next step
+SOLO_DYNAMITE_GAIN = 0.15  # solo: dynamite a lone seat can expect to gain per round
+SOLO_COASTAL_FUEL = 2.0  # a coastal voyage lowers fuel by 2
+SOLO_FUEL_RISK = 0.12  # solo: risk per fuel the way home lacks
 SOLO_MARGIN = 2.0  # solo: points per projected PP at the passage (planner.outlook)
 SOLO_MARGIN_CAP = 20.0  # ... up to a comfortable margin: more is no safer
 SOLO_RISK_MID = 2.5  # projected PP at which losing is a coin flip
@@ -141,16 +145,52 @@ def dynamite_left(state: State) -> int:
         return 0
     if state.final_round:
         return 1
-    return dynamite_to_blue(state.content).get(state.fleet, 0) + 1
+    dest = _heading(state)
+    if dest is None:
+        return dynamite_to_blue(state.content).get(state.fleet, 0) + 1
+    due = 1 + state.dest_dyn if _before(state, "attrition") else 0
+    return due + dynamite_to_blue(state.content).get(dest, 0) + 1
 
 
 def voyages_left(state: State) -> int:
-    """Voyage phases still to come on the shortest way home (final voyage included)."""
+    """Voyage phases still to come on the shortest way home (final voyage included).
+
+    Once the leader has chosen a destination the fleet token has not moved yet: the
+    way home is counted from the destination (else a bot would pay a route's extra
+    dynamite and still see the old distance), plus this voyage while its attrition
+    is still to come."""
     if state.final_voyage:
         return 0
     if state.final_round:
         return 1
-    return arrivals_to_blue(state.content).get(state.fleet, 0) + 1
+    dest = _heading(state)
+    if dest is None:
+        return arrivals_to_blue(state.content).get(state.fleet, 0) + 1
+    now = 1 if _before(state, "vtype") else 0
+    return now + arrivals_to_blue(state.content).get(dest, 0) + 1
+
+
+#: The Voyage phase's automatic steps in order (flow.py), for :func:`_before`.
+_STEPS = ("dest", "ice", "attrition", "vtype")
+
+
+def _heading(state: State) -> str | None:
+    """The destination chosen this Voyage phase that the fleet has not reached yet."""
+    dest: str | None = state.dest
+    if dest is None or dest == state.fleet or state.phase == "action":
+        return None
+    return dest
+
+
+def _before(state: State, step: str) -> bool:
+    """True while the Voyage phase has not reached ``step``: a map section still to
+    place, or the automatic flow at an earlier step (the voyage-type choice comes
+    after icebreaking and attrition)."""
+    if state.phase in ("destination", "section"):
+        return True
+    if state.phase != "flow":
+        return False
+    return state.step in _STEPS[: _STEPS.index(step)]
 
 
 def expedition_risk(state: State) -> float:
@@ -164,7 +204,14 @@ def expedition_risk(state: State) -> float:
     # Solo: the route's extra dynamite counts too (a lone ship has nobody to share with).
     pay = dynamite_left(state) if state.scenario is not None else left
     # +1: a leader must still hold one after the last icebreaking.
-    lack_dyn = max(0.0, pay + 1 - dynamite - DYNAMITE_GAIN * n * ahead)
+    gain = SOLO_DYNAMITE_GAIN if state.scenario is not None else DYNAMITE_GAIN
+    lack_dyn = max(0.0, pay + 1 - dynamite - gain * n * ahead)
+    if state.scenario is not None:
+        # A lone ship pays every voyage itself: 1 fuel at open sea, 2 on the coast
+        # (Amundsen's Gjøa may not sail the open sea, §9.5), and nobody tows it.
+        per = SOLO_COASTAL_FUEL if state.scenario == "amundsens-voyage" else FUEL_PER_VOYAGE
+        lack_fuel = max(0.0, per * left - fuel)
+        return DYNAMITE_RISK * lack_dyn + SOLO_FUEL_RISK * lack_fuel
     lack_fuel = max(0.0, FUEL_PER_VOYAGE * n * left - fuel - FUEL_GAIN * n * ahead)
     # Not capped at 1: a capped risk stops telling a bot which move helps.
     return DYNAMITE_RISK * lack_dyn + FUEL_RISK * lack_fuel
@@ -231,6 +278,12 @@ def solo_survival(state: State, seat: int, left: int) -> float:
         (state.content.morale, pv[b + MORALE]),
     ):
         value -= ZONE_COST.get(track.effects.get(level, ""), 0.0)
+    # A lone ship has nobody to lend dynamite or fuel: none left at the next
+    # Boarding (no leader) or the next Voyage phase (no icebreaking, no fuel) loses.
+    if pv[b + DYN] < 1 and not state.final_voyage:
+        value -= SOLO_EMPTY
+    if pv[b + FUEL] < 1 and left > 0:
+        value -= SOLO_EMPTY / 2
     return value
 
 
