@@ -24,6 +24,7 @@ import math
 from collections import deque
 
 from erebus.games.iceandsnow import planner, scoring
+from erebus.games.iceandsnow.action_phase import available_sled_level
 from erebus.games.iceandsnow.content import Content
 from erebus.games.iceandsnow.layout import (
     DOGS,
@@ -72,6 +73,11 @@ SOLO_EMPTY = 100.0  # solo: no dynamite (or fuel) left for the next step
 SOLO_DYNAMITE_GAIN = 0.15  # solo: dynamite a lone seat can expect to gain per round
 SOLO_COASTAL_FUEL = 2.0  # a coastal voyage lowers fuel by 2
 SOLO_FUEL_RISK = 0.12  # solo: risk per fuel the way home lacks
+LE_PROGRESS = 3.0  # Lost Expedition: per point of search progress
+LE_REVEALED = 4.0  # ... per search card revealed (the survivors are on one of 5)
+LE_SLED = 2.0  # ... per available sled level (the progress of one Explore)
+AV_READY = 3.0  # Amundsen: a wood kept for the Gjøa Haven cabin
+AV_FOOD = 0.25  # ... per food up to twice the crew (the cabin lowers the crew count)
 SOLO_MARGIN = 2.0  # solo: points per projected PP at the passage (planner.outlook)
 SOLO_MARGIN_CAP = 20.0  # ... up to a comfortable margin: more is no safer
 SOLO_RISK_MID = 2.5  # projected PP at which losing is a coin flip
@@ -225,7 +231,7 @@ def heuristic(state: State, seat: int) -> float:
     value = float(pv[b + PP])
     if state.scenario is not None:
         value -= SOLO_OBJECTIVE * len(state.objectives_missing())
-        value += state.scenario_value(seat)
+        value += state.scenario_value(seat) + objective_progress(state, seat)
     else:
         for s, delta, _ in scoring.final_scores(state):
             if s == seat:
@@ -261,6 +267,28 @@ def _attrition_outlook(state: State, seat: int, left: int) -> float:
         cost, _ = attrition_cost(track.effects, level, horizon)
         value -= cost
     return value
+
+
+def objective_progress(state: State, seat: int) -> float:
+    """Solo: a gradient towards objectives that take several rounds (the flat
+    :data:`SOLO_OBJECTIVE` only pays once one is met).
+
+    Lost Expedition (§7.1): search progress and revealed search cards, and the
+    available sled level each Explore in a priority region adds; Amundsen's Voyage
+    (§9.5): wood and food in hand for the Gjøa Haven cabin, whose round nobody knows."""
+    pv = state.pv
+    b = F * seat
+    if state.scenario == "lost-expedition" and not state.le_found:
+        return (
+            LE_PROGRESS * state.le_progress
+            + LE_REVEALED * len(state.search_rev)
+            + LE_SLED * available_sled_level(state, seat)
+        )
+    if state.scenario == "amundsens-voyage" and not state.am_founded:
+        ready = AV_READY if pv[b + WOOD] >= 1 else 0.0
+        food = min(pv[b + FOOD], 2 * state.crew_count(seat))
+        return ready + AV_FOOD * food
+    return 0.0
 
 
 def solo_survival(state: State, seat: int, left: int) -> float:
