@@ -66,16 +66,17 @@ FOOD_VALUE = 0.08
 SOLO_WIN = 100.0
 SOLO_DEATH_PP = 5  # a Death costs 5 PP (rules.json "death_pp"); solo loses at 0
 SOLO_OBJECTIVE = 20.0
-SOLO_LOSS = -400.0  # a lost solo game, below any heuristic value of a live one
+SOLO_LOSS = -600.0  # a lost solo game, below any heuristic value of a live one
 SOLO_LOSS_ROUND = 5.0  # ... plus this per round survived
-SOLO_MARGIN_FLOOR = -25.0
+SOLO_MARGIN_FLOOR = -100.0  # keeps a gradient in bad positions (a flat value plays at random)
 SOLO_EMPTY = 100.0  # solo: no dynamite (or fuel) left for the next step
 SOLO_DYNAMITE_GAIN = 0.15  # solo: dynamite a lone seat can expect to gain per round
 SOLO_COASTAL_FUEL = 2.0  # a coastal voyage lowers fuel by 2
-SOLO_FUEL_RISK = 0.12  # solo: risk per fuel the way home lacks
+SOLO_FUEL_RISK = 0.25  # solo: risk per fuel the way home lacks
 LE_PROGRESS = 3.0  # Lost Expedition: per point of search progress
 LE_REVEALED = 4.0  # ... per search card revealed (the survivors are on one of 5)
 LE_SLED = 2.0  # ... per available sled level (the progress of one Explore)
+LE_PRIORITY = 4.0  # ... for sailing to (or being in) a priority region
 AV_READY = 3.0  # Amundsen: a wood kept for the Gjøa Haven cabin
 AV_FOOD = 0.25  # ... per food up to twice the crew (the cabin lowers the crew count)
 SOLO_MARGIN = 2.0  # solo: points per projected PP at the passage (planner.outlook)
@@ -279,10 +280,14 @@ def objective_progress(state: State, seat: int) -> float:
     pv = state.pv
     b = F * seat
     if state.scenario == "lost-expedition" and not state.le_found:
+        # a destination in a priority region: an Explore there will search
+        at = _heading(state) or state.fleet
+        here = LE_PRIORITY if state.region_of(at) in state.priority else 0.0
         return (
             LE_PROGRESS * state.le_progress
             + LE_REVEALED * len(state.search_rev)
             + LE_SLED * available_sled_level(state, seat)
+            + here
         )
     if state.scenario == "amundsens-voyage" and not state.am_founded:
         ready = AV_READY if pv[b + WOOD] >= 1 else 0.0

@@ -16,7 +16,7 @@ still to come (the shortest way home, :func:`heuristics.voyages_left`), with the
   what the best hunts the seat could take would give (prey ≤ rifles, a scientist or
   an Inuk per hunt, two Hunt spaces), tabulated once per content;
 * morale from Explore (+2) when the seat has a dog;
-* food from Ice Fishing with the crew a hunt leaves.
+* food from Ice Fishing with the crew other actions leave (1 each).
 
 Deaths are counted fractionally (the deficit below 1 after each attrition), so the
 estimate moves smoothly with every point of health, and the projected PP (now −5 per
@@ -47,7 +47,7 @@ DEATH_PP = 5  # rules.json "death_pp"
 HUNT_SPACES = 2  # Hunt ×2 with 1–3 players (§4.6)
 EXPLORE_MORALE = 2.0
 EXPLORE_SHARE = 0.5  # how often the captain is free for Explore in a round
-FISHING_CREW = 1.0  # food Ice Fishing adds in a typical round (crew a hunt leaves)
+BUSY_CREW = 5  # crew a typical round spends on other actions than Ice Fishing
 HUNT_SHARE = 0.4  # the scientist and Inuit have other work: not every round hunts
 HUNGER_PP = 2.5  # PP per food missing at Feeding (dogs −2 PP, sailors −5 PP per 2 food)
 
@@ -125,7 +125,9 @@ def outlook(state: State, seat: int, voyages: int) -> Outlook:
     crew = state.crew_count(seat) + pv[b + HIRED]
     g_health, g_food = hunt_gain(content, pv[b + RIFLES], hunters, crew)
     g_health *= HUNT_SHARE
-    g_food = g_food * HUNT_SHARE + FISHING_CREW
+    # Every crew member not busy elsewhere fishes its own food (+1 each), so a
+    # mouth more is no loss by itself; a hunter more is a gain.
+    g_food = g_food * HUNT_SHARE + max(0, crew - BUSY_CREW)
     g_morale = EXPLORE_MORALE * EXPLORE_SHARE if pv[b + DOGS] > 0 else 0.0
     mouths = state.fed_count(seat) + pv[b + HIRED]
     health = float(pv[b + HEALTH])
