@@ -83,6 +83,34 @@ def play(scenario: str, bot: str, seed: int, iterations: int, verbose: bool) -> 
     }
 
 
+BUCKETS = ((0, 4), (5, 6), (7, 8), (9, 10), (11, 99))
+
+
+def table(results: list[dict]) -> str:
+    """A markdown table of the games' endings: reason (shortened) by round."""
+
+    def short(r: dict) -> str:
+        if r["won"]:
+            return "won"
+        why = r["reason"]
+        if why.startswith("objectives not met"):
+            return "passage done, objectives not met"
+        return why
+
+    counts: collections.Counter = collections.Counter()
+    for r in results:
+        b = next(i for i, (lo, hi) in enumerate(BUCKETS) if lo <= r["round"] <= hi)
+        counts[(short(r), b)] += 1
+    reasons = sorted({k for k, _ in counts}, key=lambda k: -sum(counts[(k, b)] for b in range(5)))
+    head = ["ending"] + [f"r{lo}–{hi}" if hi < 99 else f"r≥{lo}" for lo, hi in BUCKETS]
+    lines = ["| " + " | ".join([*head, "all"]) + " |", "|" + "---|" * (len(head) + 1)]
+    for k in reasons:
+        row = [str(counts[(k, b)] or "") for b in range(len(BUCKETS))]
+        total = sum(counts[(k, b)] for b in range(len(BUCKETS)))
+        lines.append("| " + " | ".join([k, *row, str(total)]) + " |")
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("scenario")
@@ -93,7 +121,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--quiet", action="store_true", help="only the summary")
     p.add_argument("--verbose", action="store_true", help="also every action")
     p.add_argument("--json", help="write the results here")
+    p.add_argument("--table", help="only print the endings table of this results file")
     args = p.parse_args(argv)
+    if args.table:
+        with open(args.table) as fh:
+            print(table(json.load(fh)))
+        return 0
     results = []
     for g in range(args.games):
         r = play(args.scenario, args.bot, args.seed + g, args.iterations, args.verbose)
