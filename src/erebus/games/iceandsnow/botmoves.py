@@ -18,6 +18,7 @@ from erebus.games.iceandsnow.actions import Action
 
 #: Cost of placing one pawn of each kind (captain, carpenter, scientist, sailors, inuit).
 PAWN_COST = (12, 10, 11, 1, 2)
+SOLO_CABIN_FOOD = 8  # the highest food threshold of a solo objective or treatment
 
 
 def _cost(crew: tuple[int, ...]) -> int:
@@ -29,10 +30,14 @@ def bot_actions(state: object) -> list[Action]:
     legal: list[Action] = state.legal_actions()  # type: ignore[attr-defined]
     best: dict[tuple[object, ...], tuple[int, int]] = {}  # key -> (cost, index)
     keep = [True] * len(legal)
+    # Solo gains no PP (§7.0): food lowered for a cabin only counts towards an
+    # objective's threshold (4, a treatment's 3–8, Gjøa Haven's crew count).
+    solo = getattr(state, "scenario", None) is not None
+    cabin_cap = max(SOLO_CABIN_FOOD, state.crew_count(0) + 1) if solo else 1 << 30  # type: ignore[attr-defined]
     for i, a in enumerate(legal):
         if a.kind != "take" or a.crew is None:
             continue
-        if a.space == "build_cabin" and a.food is not None and a.food % 2:
+        if a.space == "build_cabin" and a.food is not None and (a.food % 2 or a.food > cabin_cap):
             keep[i] = False
             continue
         key = (a.space, a.card, a.tile, a.food, a.resource, a.take, a.deposit, sum(a.crew), a.slot)
