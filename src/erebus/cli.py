@@ -114,6 +114,28 @@ def replay(
 
 
 @app.command()
+def review(
+    path: Annotated[str, typer.Argument(help="A save file written by erebus play --save.")],
+    iterations: Annotated[
+        int, typer.Option(min=1, help="Hard-bot search iterations per move (more: slower, surer).")
+    ] = 80,
+    plot: Annotated[
+        str | None,
+        typer.Option(help="Also write the winning-chance plot as a PNG (needs erebus[plot])."),
+    ] = None,
+    json_out: Annotated[
+        str | None, typer.Option("--json", help="Also write the whole review as JSON.")
+    ] = None,
+    top: Annotated[int, typer.Option(min=1, help="How many of the biggest mistakes to list.")] = 10,
+) -> None:
+    """Rate every move of a saved game against the hard bot's best choice (from the
+    mover's view only): a table per seat, the biggest mistakes, winning chances."""
+    from erebus.terminal.review import run_review
+
+    raise typer.Exit(run_review(path, iterations, plot, json_out, top))
+
+
+@app.command()
 def bench(
     target: Annotated[
         str, typer.Argument(help="engine (default) or server: load on a live web server.")
