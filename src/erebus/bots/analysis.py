@@ -7,13 +7,15 @@ information (:func:`public_seed`: the game's id and the move number).  So a hint
 is reproducible, and two states that look the same to the seat (the same view, a
 different bag order or deck) get the same hint: no hidden information leaks.
 
-Values: a search reward ``v`` in [-1, 1] reads as an *expected result* ``(v+1)/2``
-in [0, 1]; an action's **loss** is how much of it the action gave up against the
-best one of the same search.  A position's **winning chances** (one per seat, for
-the review's plot) come from the game's heuristic in a world built from the
-mover's view: a softmax of the seats' estimates (one seat: a logistic of its own),
-whose temperature grows with the size of the estimates (a 5-point lead means more
-at 10 points than at 100).  Both are estimates, not the rules' truth.
+Winning chances: a position's (one per seat, for the review's plot) come from the
+game's heuristic in a world built from the mover's view: a softmax of the seats'
+estimates (one seat: a logistic of its own) whose temperature ``T`` grows with the
+size of the estimates (a 5-point lead means more at 10 points than at 100).  The
+search values a leaf by ``tanh(gain / T)`` of the mover's estimate, so a candidate's
+mean reward ``v`` reads back as a gain of ``T·atanh(v)`` points and so as the
+mover's winning chance after it (``result``); an action's **loss** is how much
+winning chance it gave up against the best candidate of the same search.  All of
+it is an estimate, not the rules' truth.
 """
 
 from __future__ import annotations
@@ -26,11 +28,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from erebus.bots.base import BotSpec, candidates, determinize, game_of, heuristic_of
+from erebus.bots.mcts import MctsBot
 from erebus.core.game import GameSpec
 
 HINT_ITERATIONS = 300  # search iterations of a hint (deterministic for its seed)
 REVIEW_ITERATIONS = 80  # per move of a review (a game has a few hundred moves)
-MISTAKE_LOSS = 0.05  # a move that gave up at least this much expected result
+MISTAKE_LOSS = 0.05  # a move that gave up at least this much winning chance
 BLUNDER_LOSS = 0.15  # ... a big mistake
 TOP_MISTAKES = 5  # the biggest mistakes per seat a review lists
 # The softmax temperature of winning chances, in the heuristic's points: a base plus a
@@ -53,22 +56,15 @@ def view_seed(view: Any) -> int:
     return public_seed(json.dumps(view, sort_keys=True, default=str))
 
 
-def expected(value: float) -> float:
-    """A search reward in [-1, 1] as an expected result in [0, 1]."""
-    return max(0.0, min(1.0, (value + 1.0) / 2.0))
-
-
 @dataclass(frozen=True)
 class Rating:
-    """One candidate action: its search reward, visits, and result in [0, 1]."""
+    """One candidate action: its search reward in [-1, 1], its visits, and
+    ``result``: the mover's estimated winning chance after it."""
 
     action: Any
     value: float
     visits: int
-
-    @property
-    def result(self) -> float:
-        return expected(self.value)
+    result: float
 
 
 @dataclass
@@ -91,7 +87,7 @@ class Position:
         return None
 
     def loss(self, action: Any) -> float:
-        """The expected result ``action`` gave up against the best choice (>= 0)."""
+        """The winning chance ``action`` gave up against the best choice (>= 0)."""
         if self.forced:
             return 0.0
         r = self.rating_of(action)
@@ -100,32 +96,58 @@ class Position:
         return max(0.0, self.best.result - r.result)
 
 
-def _search(state: Any, seed: int, iterations: int, keep: Sequence[Any] = ()) -> list[Rating]:
-    from erebus.bots.mcts import MctsBot
+class Analyst(MctsBot):
+    """The hard bot whose leaf rewards are ``tanh`` of the mover's gain over the
+    *winning-chance temperature* (not the game's ``reward_scale``, which saturates a
+    search's rewards to win/lose): so a child's mean reward reads back as a gain in
+    points, ``temperature * atanh(v)``, and so as a winning chance."""
 
-    bot = MctsBot(BotSpec("mcts", seed, None, iterations))
-    stats = bot.analyse(state, keep=keep)
-    ratings = [Rating(a, float(v), int(n)) for a, v, n in stats]
-    # Best first: the most searched (the search spends its budget on the best), then
-    # the higher value; ``choose`` would play the first.
-    ratings.sort(key=lambda r: (-r.visits, -r.value))
-    return ratings
+    def __init__(self, seed: int, iterations: int, temperature: float) -> None:
+        super().__init__(BotSpec("mcts", seed, None, iterations))
+        self.temperature = temperature
+
+    def _evaluate(self, world: Any, module: GameSpec) -> list[float]:
+        n = len(world.scores())
+        out = [0.0] * n
+        if self.own_turn_only:
+            out[self._me] = math.tanh(
+                (_value(module, world, self._me) - self._base) / self.temperature
+            )
+            return out
+        values = [_value(module, world, s) for s in range(n)]
+        mean = sum(values) / n
+        return [math.tanh((v - mean) / self.temperature) for v in values]
 
 
-def _one_ply(spec: GameSpec, world: Any, action: Any, seat: int) -> float:
-    """The reward of an action the search did not try (a pruned variant): the
-    heuristic of its result against the position's, as the search values a leaf."""
-    heuristic = heuristic_of(spec)
-    base = heuristic(world, seat)
-    after = world.clone()
-    after.apply(action)
-    if after.is_over and spec.terminal_value is not None:
-        value = float(spec.terminal_value(after, seat))
-    elif after.is_over:
-        value = float(after.scores()[seat])
-    else:
-        value = heuristic(after, seat)
-    return math.tanh((value - base) / float(spec.search.reward_scale))
+def _value(spec: GameSpec, world: Any, seat: int) -> float:
+    """A position's value for ``seat`` as the search sees a leaf (finished: the
+    game's ``terminal_value`` or the score)."""
+    if world.is_over:
+        if spec.terminal_value is not None:
+            return float(spec.terminal_value(world, seat))
+        return float(world.scores()[seat])
+    return float(heuristic_of(spec)(world, seat))
+
+
+def _temperature(values: Sequence[float]) -> float:
+    return CHANCE_BASE + CHANCE_SPREAD * sum(abs(v) for v in values) / max(1, len(values))
+
+
+def _softmax(values: Sequence[float], temp: float) -> list[float]:
+    if len(values) == 1:
+        return [1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, values[0] / temp))))]
+    top = max(values)
+    weights = [math.exp((v - top) / temp) for v in values]
+    total = sum(weights)
+    return [w / total for w in weights]
+
+
+def _chance_after(values: Sequence[float], seat: int, temp: float, reward: float) -> float:
+    """The seat's winning chance once its estimate gains what a search reward says."""
+    gain = temp * math.atanh(max(-0.995, min(0.995, reward)))
+    moved = list(values)
+    moved[seat] += gain
+    return _softmax(moved, temp)[seat]
 
 
 def rate(
@@ -140,18 +162,26 @@ def rate(
         raise ValueError("the game is over: nobody is to move")
     view = state.view(seat)
     world = determinize(spec, view, seed)
-    chances = win_chances(world, seat)
+    values = [_value(spec, world, s) for s in range(len(world.scores()))]
+    temp = _temperature(values)
+    chances = _softmax(values, temp)
     legal = state.legal_actions()
     if len(legal) == 1:
-        return Position(seat, [Rating(legal[0], 0.0, 0)], chances, forced=True)
-    ratings = _search(world, seed, iterations, keep)
-    seen = {r.action for r in ratings}
-    for a in keep:
-        if a not in seen:
-            ratings.append(Rating(a, _one_ply(spec, world, a, seat), 0))
-    if not ratings:  # no budget: the game's pruned candidates, valued one ply each
-        ratings = [Rating(a, _one_ply(spec, world, a, seat), 0) for a in candidates(spec, world)]
-        ratings.sort(key=lambda r: -r.value)
+        return Position(seat, [Rating(legal[0], 0.0, 0, chances[seat])], chances, forced=True)
+    bot = Analyst(seed, iterations, temp)
+    stats = [(a, float(v), int(n)) for a, v, n in bot.analyse(world, keep=keep)]
+    seen = {a for a, _, _ in stats}
+    base = values[seat]
+    for a in [*keep, *([] if stats else candidates(spec, world))]:
+        if a not in seen:  # pruned by the game or no budget: valued one ply
+            after = world.clone()
+            after.apply(a)
+            stats.append((a, math.tanh((_value(spec, after, seat) - base) / temp), 0))
+            seen.add(a)
+    # Best first: the most searched (the search spends its budget on the best), then
+    # the higher value; ``choose`` would play the first.
+    stats.sort(key=lambda r: (-r[2], -r[1]))
+    ratings = [Rating(a, v, n, _chance_after(values, seat, temp, v)) for a, v, n in stats]
     return Position(seat, ratings, chances)
 
 
@@ -170,15 +200,8 @@ def win_chances(world: Any, seat: int | None = None) -> list[float]:
             if spec.tied is not None:
                 won = [s for s in won if s == top or spec.tied(world, top, s)]
         return [1.0 / len(won) if s in won else 0.0 for s in range(n)]
-    heuristic = heuristic_of(spec)
-    values = [float(heuristic(world, s)) for s in range(n)]
-    temp = CHANCE_BASE + CHANCE_SPREAD * sum(abs(v) for v in values) / n
-    if n == 1:
-        return [1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, values[0] / temp))))]
-    top = max(values)
-    weights = [math.exp((v - top) / temp) for v in values]
-    total = sum(weights)
-    return [w / total for w in weights]
+    values = [_value(spec, world, s) for s in range(n)]
+    return _softmax(values, _temperature(values))
 
 
 # --------------------------------------------------------------------- words
@@ -204,11 +227,11 @@ def hint(state: Any, seed: int, iterations: int = HINT_ITERATIONS) -> dict[str, 
     elif others:
         gain = best.result - others[0].result
         reason = (
-            f"{text}: the hard bot's choice here (expected result {best.result:.0%}, "
+            f"{text}: the hard bot's choice here (winning chance {best.result:.0%}, "
             f"{gain:+.0%} over the next best, {describe(spec, state, others[0].action)})."
         )
     else:
-        reason = f"{text}: the hard bot's choice here (expected result {best.result:.0%})."
+        reason = f"{text}: the hard bot's choice here (winning chance {best.result:.0%})."
     return {
         "seat": pos.seat,
         "action": best.action.to_json(),
@@ -371,7 +394,6 @@ __all__ = [
     "Rating",
     "assemble",
     "describe",
-    "expected",
     "hint",
     "public_seed",
     "rate",

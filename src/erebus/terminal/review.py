@@ -11,7 +11,6 @@ terminal, and a PNG with ``--plot`` (matplotlib, the ``erebus[plot]`` extra).
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -99,7 +98,9 @@ def run_review(
         state.apply(a)
     if not state.is_over:
         console.print("[yellow]note:[/] the game is not over; reviewing the moves made so far")
-    key = os.path.basename(path)
+    # The search's seeds: from the game itself (its moves, public once it is over), not
+    # from the file's name, so a copy of the save gets the same review.
+    key = str(analysis.public_seed(saved.game, saved.players, json.dumps(actions, sort_keys=True)))
     moves: list[dict[str, Any]] = []
     with Progress(
         TextColumn("reviewing"),

@@ -166,6 +166,13 @@ export function highlight(refs) {
   refresh();
 }
 
+// What a hint's action (core/hint.js) names on the map, for highlight(): a destination's
+// anchor; null for the rest (the action board and dialogs: the words say it).
+export function hintRefs(a) {
+  if (a && a.type === "destination" && a.to) return { anchors: [a.to] };
+  return null;
+}
+
 export function onKey(e, tag) {
   if (EXT.dlg && EXT.dlg.onKey && EXT.dlg.onKey(e, tag)) return;
   if (EXT.ab && EXT.ab.onKey && EXT.ab.onKey(e, tag)) return;
