@@ -57,6 +57,10 @@ export function renderHint() {
   if (old) old.remove();
   const under = $("#under");
   if (box && under) under.before(box);
+  // Elements the board names for this hint (its optional hintSelector(action)).
+  const sel = HINT.data && HINT.version === APP.version && APP.board && APP.board.hintSelector
+    ? APP.board.hintSelector(HINT.data.action) : null;
+  if (sel) for (const el of document.querySelectorAll(sel)) el.classList.add("hinted");
 }
 
 function dropHint() {
