@@ -291,6 +291,17 @@ def serve(
     max_live_games: Annotated[
         int | None, typer.Option(help="Games in progress at once (0: no limit; 2000).")
     ] = None,
+    hint_iterations: Annotated[
+        int | None, typer.Option(min=1, help="Hard-bot search iterations per hint (300).")
+    ] = None,
+    review_iterations: Annotated[
+        int | None,
+        typer.Option(min=1, help="Hard-bot search iterations per move of a review (80)."),
+    ] = None,
+    hints_per_minute: Annotated[
+        int | None,
+        typer.Option(help="Hints computed per seat of a game a minute (0: no limit; 20)."),
+    ] = None,
 ) -> None:
     """Run the web server: lobby, seats and play in the browser."""
     from erebus.server.run import run_server, server_settings
@@ -301,6 +312,9 @@ def serve(
         api_rate=api_rate,
         api_burst=api_burst,
         max_live_games=max_live_games,
+        hint_iterations=hint_iterations,
+        review_iterations=review_iterations,
+        hints_per_minute=hints_per_minute,
     )
     raise typer.Exit(run_server(host, port, db, settings))
 
