@@ -114,6 +114,28 @@ def replay(
 
 
 @app.command()
+def review(
+    path: Annotated[str, typer.Argument(help="A save file written by erebus play --save.")],
+    iterations: Annotated[
+        int, typer.Option(min=1, help="Hard-bot search iterations per move (more: slower, surer).")
+    ] = 80,
+    plot: Annotated[
+        str | None,
+        typer.Option(help="Also write the winning-chance plot as a PNG (needs erebus[plot])."),
+    ] = None,
+    json_out: Annotated[
+        str | None, typer.Option("--json", help="Also write the whole review as JSON.")
+    ] = None,
+    top: Annotated[int, typer.Option(min=1, help="How many of the biggest mistakes to list.")] = 10,
+) -> None:
+    """Rate every move of a saved game against the hard bot's best choice (from the
+    mover's view only): a table per seat, the biggest mistakes, winning chances."""
+    from erebus.terminal.review import run_review
+
+    raise typer.Exit(run_review(path, iterations, plot, json_out, top))
+
+
+@app.command()
 def bench(
     target: Annotated[
         str, typer.Argument(help="engine (default) or server: load on a live web server.")
@@ -269,6 +291,17 @@ def serve(
     max_live_games: Annotated[
         int | None, typer.Option(help="Games in progress at once (0: no limit; 2000).")
     ] = None,
+    hint_iterations: Annotated[
+        int | None, typer.Option(min=1, help="Hard-bot search iterations per hint (300).")
+    ] = None,
+    review_iterations: Annotated[
+        int | None,
+        typer.Option(min=1, help="Hard-bot search iterations per move of a review (80)."),
+    ] = None,
+    hints_per_minute: Annotated[
+        int | None,
+        typer.Option(help="Hints computed per seat of a game a minute (0: no limit; 20)."),
+    ] = None,
 ) -> None:
     """Run the web server: lobby, seats and play in the browser."""
     from erebus.server.run import run_server, server_settings
@@ -279,6 +312,9 @@ def serve(
         api_rate=api_rate,
         api_burst=api_burst,
         max_live_games=max_live_games,
+        hint_iterations=hint_iterations,
+        review_iterations=review_iterations,
+        hints_per_minute=hints_per_minute,
     )
     raise typer.Exit(run_server(host, port, db, settings))
 

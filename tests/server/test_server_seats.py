@@ -198,6 +198,7 @@ def test_grace_off_never_takes_over(sqlite_url: str) -> None:
             "takeover_grace_s": None,
             "clock_s": None,
             "autopilot_level": "medium",
+            "hints": True,  # every other seat is a bot
         }
         assert s["version"] == 0 and not s["players"][0]["autopilot"] and s["players"][0]["joined"]
         assert live(c, gid).watch_task is None
@@ -345,6 +346,7 @@ def test_names_seeded_and_options(sqlite_url: str) -> None:
             "takeover_grace_s": 300.0,
             "clock_s": None,
             "autopilot_level": "medium",
+            "hints": False,  # two people at the table
         }
         assert c.get(f"/api/games?tokens={tok}").json()["games"][0]["seeded"] is True
         r = c.post("/api/games", json={"players": 2, "seats": seats[:2]})
@@ -449,6 +451,7 @@ def test_rematch_only_after_the_end_keeps_names_and_options(sqlite_url: str) -> 
             "takeover_grace_s": 600.0,
             "clock_s": 120.0,
             "autopilot_level": "easy",
+            "hints": True,
         }
         assert new["seeded"] is False
 

@@ -247,6 +247,47 @@ class MctsBot:
         scale = _scale(module)
         return [math.tanh((v - mean) / scale) for v in values]
 
+    def analyse(
+        self, state: Any, keep: Any = (), base: float | None = None
+    ) -> list[tuple[Any, float, int]]:
+        """The search of :meth:`choose`, with its root statistics instead of a choice:
+        (action, mean reward in [-1, 1], visits) of every root child, most visited
+        first (the hints and reviews of :mod:`erebus.bots.analysis`).  ``keep``: actions
+        the root screen must not drop (a review rates the move played); ``base``: the
+        heuristic value rewards are relative to (default: the root's, as in play)."""
+        world, legal = seat_world(state, self.rng)
+        module = game_of(state)
+        self._heuristic = heuristic_of(module)
+        self.own_turn_only = module.search.own_turn_only
+        self._me = world.current_player
+        self._base = self._heuristic(world, self._me) if base is None else base
+        self._root_only = None
+        root = Node()
+        screen = module.search.root_screen
+        if screen and len(legal) > screen:
+            keep_set = set(keep)
+            self._screen(root, world, legal, screen, module)
+            assert self._root_only is not None
+            for a in legal:
+                if a in keep_set and a not in self._root_only:
+                    self._child(root, world, a, self._me, module)
+                    self._root_only.add(a)
+        done = 0
+        budget = self.spec.iterations if self.spec.iterations is not None else 200
+        while done < budget:
+            seed = self.rng.getrandbits(63)
+            if module.resample is not None:
+                sample = world.clone()
+                module.resample(sample, seed)
+            else:
+                sample = determinize(module, state.view(world.current_player), seed)
+            self._iterate(root, sample, module)
+            done += 1
+        self.last_iterations = done
+        stats = [(a, c.total / c.visits, c.visits) for a, c in root.children.items() if c.visits]
+        stats.sort(key=lambda s: (-s[2], -s[1]))
+        return stats
+
 
 def _search_candidates(module: GameSpec, world: Any) -> list[Any]:
     """The actions the tree expands: the game's ``search_actions`` (a policy prior

@@ -164,6 +164,18 @@ class BotPool:
         )
         return get_game(state.game).action_from_json(data)
 
+    async def run_async(self, fn: Callable[..., T], *args: Any, key: Hashable = None) -> T:
+        """Awaitable: ``fn(*args)`` (a picklable, module-level function) in a worker,
+        queued fairly with the bots' choices under ``key`` (hints and reviews)."""
+        loop = asyncio.get_running_loop()
+        if self._fair is None:
+            self._fair = FairQueue(self._workers)
+        result: T = await self._fair.run(
+            key if key is not None else object(),
+            lambda: loop.run_in_executor(self._executor, fn, *args),
+        )
+        return result
+
     def close(self) -> None:
         self._executor.shutdown(wait=True, cancel_futures=True)
 

@@ -234,6 +234,9 @@ class GameSpec:
     #: The folder of this game's board under ``erebus/web/`` (the browser client
     #: loads ``/static/<web_board>/board.js``); None: no browser board.
     web_board: str | None = None
+    #: ``describe_action(state, action)`` -> the action in a few words for a person
+    #: (a hint's reason, a review's table); None: ``str(action)``.
+    describe_action: Callable[[State, Action], str] | None = None
 
     @property
     def players(self) -> range:

@@ -254,6 +254,21 @@ def create_app(db_url: str | None = None, settings: Settings | None = None) -> F
     async def get_replay_step(game_id: str, step: str) -> JSONResponse:
         return JSONResponse(await replays.step(game_id, step))
 
+    @app.get("/api/games/{game_id}/hint")
+    async def get_hint(game_id: str, token: str | None = None) -> dict[str, Any]:
+        """The hard bot's suggestion for the seat to move (its token), when the game
+        allows hints: a legal action, its words and a short reason."""
+        live = await service.get(game_id)
+        return await service.hint(live, live.seat_of(token))
+
+    @app.get("/api/games/{game_id}/review")
+    async def get_review(game_id: str) -> JSONResponse:
+        """A finished game's review: every move rated against the hard bot's best
+        choice; 202 with the progress while it is computed."""
+        live = await service.get(game_id)
+        status, body = await service.review(live)
+        return JSONResponse(body, status_code=status)
+
     # ------------------------------------------------------------ WebSocket
 
     @app.websocket("/ws/games/{game_id}")

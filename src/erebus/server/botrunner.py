@@ -81,6 +81,16 @@ class BotRunner(ServiceBase):
             self._pool = BotPool(self.settings.bot_workers)
         return await self._pool.choose_async(spec, state, salt, key=key)
 
+    async def _offload(self, key: str, fn: Any, *args: Any) -> Any:
+        """``fn(*args)`` where the bots think (a worker process, or a thread in
+        "inline" mode), queued fairly with the bots' moves of game ``key``: hints and
+        reviews (:mod:`erebus.server.advice`) never run on the event loop."""
+        if self.settings.bot_mode == "inline":
+            return await self._fair.run(key, lambda: asyncio.to_thread(fn, *args))
+        if self._pool is None:
+            self._pool = BotPool(self.settings.bot_workers)
+        return await self._pool.run_async(fn, *args, key=key)
+
     async def _quiet(self) -> None:
         """Wait (a little) until nothing else is ready to run on the event loop.
 

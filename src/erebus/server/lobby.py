@@ -19,7 +19,7 @@ from erebus.games import GAMES, get_game
 from erebus.server.base import ServiceBase
 from erebus.server.errors import ApiError
 from erebus.server.storage import SeatInfo, hash_token
-from erebus.server.table import GAME_OPTIONS, LiveGame
+from erebus.server.table import GAME_OPTIONS, LiveGame, hints_default
 
 CLOCK_MAX_S = 24 * 3600.0
 GRACE_MIN_S, GRACE_MAX_S = 10.0, 7 * 24 * 3600.0  # options.takeover_grace_s, when not null
@@ -178,12 +178,18 @@ class Lobby(ServiceBase):
         if not isinstance(options, dict):
             raise ApiError(400, "options must be an object")
         table = _parse_table_options(options, self.settings.hard_time_s)
+        hints = options.get("hints")
+        if hints is None:
+            hints = hints_default([k for k, _, _ in seat_kinds])
+        elif not isinstance(hints, bool):
+            raise ApiError(400, "options.hints must be true, false or null (the default)")
         opts: dict[str, Any] = {
             "time_s": table["time_s"],
             "bot_seed": secrets.randbits(31),
             "clock_s": table["clock_s"],
             "autopilot_level": table["autopilot_level"],
             "seeded": seeded,
+            "hints": hints,
         }
         if game_options:
             opts[GAME_OPTIONS] = game_options
@@ -238,6 +244,7 @@ class Lobby(ServiceBase):
                         "time_s": live.record.options.get("time_s", 1.0),
                         "clock_s": live.record.options.get("clock_s"),
                         "autopilot_level": live.record.options.get("autopilot_level", "medium"),
+                        "hints": live.record.options.get("hints"),
                     },
                 }
                 created = await self.create(body, rematch_of=live)

@@ -37,6 +37,7 @@ from typing import Any
 
 from erebus.core import IllegalAction
 from erebus.games import get_game
+from erebus.server.advice import Advice
 from erebus.server.autopilot import Autopilot
 from erebus.server.botrunner import BotRunner
 from erebus.server.errors import ApiError
@@ -70,7 +71,7 @@ _OFF_TURN = {
 log = logging.getLogger("erebus.server")
 
 
-class GameService(Lobby, Autopilot, BotRunner):
+class GameService(Lobby, Autopilot, BotRunner, Advice):
     def __init__(self, storage: Storage, settings: Settings | None = None) -> None:
         super().__init__(storage, settings)
         self._load_lock = asyncio.Lock()
@@ -86,6 +87,7 @@ class GameService(Lobby, Autopilot, BotRunner):
             self._sweeper.cancel()
         tasks = [g.bot_task for g in self._games.values() if g.bot_task]
         tasks += [g.watch_task for g in self._games.values() if g.watch_task]
+        tasks += self._review_tasks()
         for t in tasks:
             t.cancel()
         for t in tasks:

@@ -32,3 +32,7 @@ class Settings:
     evict_after_s: float = 60.0  # a finished game nobody watches leaves memory after this
     max_idle_games: int = 500  # games nobody watches kept in memory (least recent go first)
     allowed_origins: tuple[str, ...] = ()  # WebSocket Origins allowed besides this host
+    # Hints and reviews (erebus.server.advice): search iterations of the hard bot.
+    hint_iterations: int = 300
+    review_iterations: int = 80
+    hints_per_minute: int = 20  # hints computed per seat of a game a minute (0: no limit)

@@ -108,6 +108,12 @@ def _article(word: str) -> str:
     return "An" if word[:1].lower() in "aeiou" else "A"
 
 
+def hints_default(kinds: list[str]) -> bool:
+    """Hints are on by default when at most one seat is a person (every other seat a
+    bot): no other person at the table is played against with help."""
+    return sum(1 for k in kinds if k == "human") <= 1
+
+
 @dataclass(eq=False)
 class Subscriber:
     """One WebSocket watching a game.  ``queue`` holds what to send in order: a
@@ -191,6 +197,15 @@ class LiveGame:
             if s.token_hash is not None and hmac.compare_digest(s.token_hash, h):
                 return s.seat
         raise ApiError(403, "this token holds no seat in this game")
+
+    @property
+    def hints(self) -> bool:
+        """Whether the seat to move may ask for a hint: the host's ``options.hints``
+        (games created before the option: its default, :func:`hints_default`)."""
+        value = self.record.options.get("hints")
+        if value is None:
+            return hints_default([s.kind for s in self.record.seats])
+        return bool(value)
 
     def is_bot_turn(self) -> bool:
         cur = self.state.current_player
@@ -280,6 +295,7 @@ class LiveGame:
                 "takeover_grace_s": self.takeover_grace_s,
                 "clock_s": opts.get("clock_s"),
                 "autopilot_level": opts.get("autopilot_level", "medium"),
+                "hints": self.hints,
             },
             "game_options": self.game_options,
             "is_over": st.is_over,

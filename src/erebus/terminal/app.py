@@ -74,6 +74,7 @@ How to choose an action
   v 12          preview the board after action 12 without playing it
   u             take back your last action of this turn (not past a tile
                 drawn from the bag, nor past the end of your turn)
+  h             a hint: the hard bot's choice here, from what you can see
   a             list every legal action
   b             show the board and the panels again
   ?             this help
@@ -580,7 +581,7 @@ def _print_menu(
     console.print(
         Text(
             f"Number to play · group key to list · words to filter ({example}) · "
-            "v N preview · u undo · ? help · q quit",
+            "v N preview · h hint · u undo · ? help · q quit",
             Style(color="#9a9a9a"),
         )
     )
@@ -606,6 +607,21 @@ def _preview(
     for ev in events:
         console.print(ui.event_line(trial, ev, names))
     console.print(Text("(not played)", Style(color="#9a9a9a")))
+
+
+def _hint(console: Console, ui: GameUI, state: Any, choice: _Choice) -> None:
+    """``h``: the hard bot's suggestion for the seat to move (from its view only,
+    seeded by that view, so the same position always gets the same hint)."""
+    from erebus.bots import analysis
+
+    seed = analysis.view_seed(state.view(state.current_player))
+    h = analysis.hint(state, seed)
+    action = ui.action_from_json(h["action"])
+    number = next((i for i, a in enumerate(choice.numbered, 1) if a == action), None)
+    words = ui.describe(state, action)
+    where = f" (action {number})" if number is not None else ""
+    console.print(Text(f"Hint: {words}{where}", Style(bold=True, color="#7fc8f8")))
+    console.print(Text(h["reason"], Style(color="#9a9a9a")))
 
 
 #: What :func:`ask_human` returns when the player types ``u`` and may take back an action.
@@ -642,8 +658,11 @@ def ask_human(
             continue
         if low in ("q", "quit", "exit"):
             return None
-        if low in ("?", "h", "help"):
+        if low in ("?", "help"):
             console.print(ui.help, markup=False, highlight=False)
+            continue
+        if low in ("h", "hint"):
+            _hint(console, ui, state, choice)
             continue
         if low in ("b", "board"):
             print_view(console, ui, state, names, bots, seat, log)

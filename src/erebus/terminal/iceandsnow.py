@@ -33,6 +33,7 @@ How to choose an action
                   random in the preview, so it shows nothing you may not know)
   u               take back your last action of this turn (not past a card
                   revealed or drawn, nor past the end of your turn)
+  h               a hint: the hard bot's choice here, from what you can see
   a               list every legal action
   b               show the board and the panels again
   ?               this help

@@ -26,6 +26,7 @@ function lobbyOptions() {
     clock_s: CLOCK_CHOICES.includes(o.clock_s) ? o.clock_s : null,
     autopilot_level: ["easy", "medium", "hard"].includes(o.autopilot_level) ? o.autopilot_level : "medium",
     seed: typeof o.seed === "string" ? o.seed : "",
+    hints: o.hints === true || o.hints === false ? o.hints : null, // null: on when every other seat is a bot
   };
 }
 // The games the server offers and each game's own options (``GET /api/catalog``, from
@@ -208,6 +209,10 @@ export function renderLobby() {
   const apSel = h("select", { id: "opt-autopilot", "aria-describedby": "opt-autopilot-help" },
     ["easy", "medium", "hard"].map((l) => h("option", { value: l, selected: opts.autopilot_level === l }, t(`level_${l}`))));
   apSel.addEventListener("change", () => { opts.autopilot_level = apSel.value; });
+  const hintVal = (v) => (v == null ? "auto" : v ? "on" : "off");
+  const hintSel = h("select", { id: "opt-hints", "aria-describedby": "opt-hints-help" },
+    ["auto", "on", "off"].map((k) => h("option", { value: k, selected: hintVal(opts.hints) === k }, t(`hints_${k}`))));
+  hintSel.addEventListener("change", () => { opts.hints = hintSel.value === "auto" ? null : hintSel.value === "on"; });
   const seedIn = h("input", { id: "opt-seed", inputmode: "numeric", maxlength: 19, value: opts.seed, placeholder: t("seed_random"),
     "aria-describedby": "opt-seed-help", oninput: (e) => { opts.seed = e.target.value.trim(); } });
   const advanced = h("details", { class: "advanced", open: opts.seed ? true : null },
@@ -222,6 +227,7 @@ export function renderLobby() {
       optRow("opt-grace", t("opt_grace"), t("opt_grace_help"), graceSel),
       optRow("opt-clock", t("opt_clock"), t("opt_clock_help"), clockSel),
       optRow("opt-autopilot", t("opt_autopilot"), t("opt_autopilot_help"), apSel),
+      optRow("opt-hints", t("opt_hints"), t("opt_hints_help"), hintSel),
       advanced),
     h("button", { class: "btn primary", type: "submit" }, t("create")));
   const result = h("div", { id: "created" });
@@ -314,6 +320,7 @@ async function createGame(game, seats, opts, gameValues, seatsByGame) {
     }),
     options: { takeover_grace_s: opts.takeover_grace_s, clock_s: opts.clock_s, autopilot_level: opts.autopilot_level },
   };
+  if (opts.hints != null) body.options.hints = opts.hints; // else the server's default
   const gameOptions = gameOptionsBody(game, seats.length, gameValues[game.game] || {});
   if (Object.keys(gameOptions).length) body.game_options = gameOptions;
   let json = JSON.stringify(body);

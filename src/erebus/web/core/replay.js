@@ -11,6 +11,7 @@ import { COLORS, seatName } from "./seats.js";
 import { errText } from "./connection.js";
 import { replayUrl, seededBadgeEl } from "./mygames.js";
 import { loadBoard } from "./boards.js";
+import { renderReview, reviewButton } from "./review.js";
 
 const R = { id: null, index: null, step: 0, want: 0, cache: new Map(), pending: new Map() };
 
@@ -94,6 +95,7 @@ function shell() {
             btn("rp-next", t("replay_next"), glyph("next"), () => go(R.step + 1)),
             btn("rp-next-round", t("next_round"), "»", () => { const n = nextRoundStep(R.step); go(n == null ? R.index.steps : n); }),
             btn("rp-last", t("replay_last"), glyph("last"), () => go(R.index.steps)),
+            reviewButton(R.id, go),
             h("span", { id: "rp-pos", class: "rp-pos", "aria-live": "polite" })),
           slider),
         h("div", { id: "boardwrap", class: "boardwrap" }),
@@ -133,6 +135,7 @@ function draw(st) {
       evs.length ? h("ul", { class: "step-events" }, evs.map((e) => h("li", { style: e.seat != null ? `--pc:${COLORS[e.seat]}` : null }, board.eventText(e)))) : null),
     board.supplyPanel());
   document.title = `${t("replay")} ${st.step}/${st.steps} — erebus`;
+  renderReview(st.step);
 }
 
 

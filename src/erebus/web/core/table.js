@@ -10,6 +10,7 @@ import { logFilterBar, renderLog } from "./log.js";
 import { alertButtons, turnAlert, unlockAudioOnGesture } from "./notify.js";
 import { rememberGame, seededBadgeEl } from "./mygames.js";
 import { loadBoard } from "./boards.js";
+import { hintButton, hintKey, renderHint } from "./hint.js";
 
 function applyState(m) {
   const sameGame = !!(APP.msg && APP.msg.id === m.id);
@@ -66,6 +67,7 @@ function gameShell() {
       h("span", { class: "spacer" }),
       h("span", { id: "conn", class: "conn" }),
       alertButtons(),
+      hintButton(),
       h("button", { class: "btn small", id: "helpbtn", onclick: () => toast(keysHelp()) }, "?"),
       langSwitcher(() => { gameShell(); renderGame(); })),
     h("main", { class: "game" },
@@ -102,6 +104,7 @@ export function renderGame() {
   board.refresh();
   board.renderTable({ sun: $("#sunwrap"), under: $("#under"), players: $("#players") });
   renderLog();
+  renderHint();
   if (active) { const el = document.getElementById(active); if (el) el.focus(); }
   document.title = isMyTurn() ? `● ${t("your_turn")} — erebus` : `${gameTitle()} — erebus`;
 }
@@ -110,6 +113,7 @@ function onKey(e) {
   if (!APP.view || !APP.board) return;
   const tag = (e.target && e.target.tagName) || "";
   if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT") return;
+  if (hintKey(e)) return;
   APP.board.onKey(e, tag);
 }
 
@@ -121,6 +125,7 @@ export async function startGame(id, token) {
   APP.gameId = id; APP.token = token;
   document.body.replaceChildren(h("p", { class: "loading" }, t("loading")));
   document.addEventListener("keydown", onKey);
+  document.addEventListener("erebus-hint", () => renderGame());
   unlockAudioOnGesture();
   listen({ state: applyState, chat: receiveChat, status: renderStatusDot, sent: renderGame });
   try {

@@ -7,7 +7,8 @@ import { APP } from "../core/state.js";
 import { h, s, $ } from "../core/dom.js";
 import { t } from "../core/i18n.js";
 import { COLORS, seatName } from "../core/seats.js";
-import { loadMap, regionName } from "./mapdata.js";
+import { anchorName, loadMap, regionName } from "./mapdata.js";
+import { crewText, spaceName } from "./words.js";
 import { renderMap } from "./map.js";
 import { playerBoard } from "./pboard.js";
 import { endPanel, overHeadline } from "./end.js";
@@ -164,6 +165,27 @@ export function highlight(refs) {
   if (!refs && !UI.logHl) return;
   UI.logHl = refs;
   refresh();
+}
+
+// What a hint's action (core/hint.js) names on the map, for highlight(): a destination's
+// anchor; null for the rest (hintSelector marks the action board's space instead).
+export function hintRefs(a) {
+  if (a && a.type === "destination" && a.to) return { anchors: [a.to] };
+  return null;
+}
+// The elements a hint names off the map (core/hint.js adds the class "hinted").
+export function hintSelector(a) {
+  if (a && a.type === "take" && typeof a.space === "string") return `.ice-space[data-space="${CSS.escape(a.space)}"]`;
+  if (a && a.type === "pass") return "[data-testid=ice-pass]";
+  return null;
+}
+// A hint's action in this board's words; null: the engine's.
+export function hintText(a) {
+  if (!a) return null;
+  if (a.type === "take" && typeof a.space === "string") return `${spaceName(a.space)} — ${crewText(a.crew)}`;
+  if (a.type === "infirmary") return `${t("is_hint_infirmary")} — ${crewText(a.crew)}`;
+  if (a.type === "destination" && a.to) return `${t("is_hint_destination")} ${anchorName(a.to)}`;
+  return null;
 }
 
 export function onKey(e, tag) {

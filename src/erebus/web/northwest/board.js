@@ -3,7 +3,7 @@
 
 import { APP } from "../core/state.js";
 import { t } from "../core/i18n.js";
-import { loadContent, ROMAN } from "./content.js";
+import { face, loadContent, ROMAN, tileIdx } from "./content.js";
 import { derive } from "./terrain.js";
 import { UI, myReserve } from "./ui.js";
 import { refresh } from "./draw.js";
@@ -11,6 +11,7 @@ import { actionPanel, playerBoard, sunPanel, supplyPanel } from "./panels.js";
 import { endPanel } from "./end.js";
 import { hideTip } from "./tips.js";
 import { onPhoneChange } from "./layout.js";
+import { placeOfTo } from "./places.js";
 import { cancelSel, flipSel, placeCurrent, rotateSel } from "./selection.js";
 
 export { LOG_SKIP, eventRefs, eventText, normEvent } from "./events.js";
@@ -57,6 +58,49 @@ export function highlight(refs) {
   if (!refs && !UI.logHl) return;
   UI.logHl = refs;
   refresh();
+}
+
+// What a hint's action (core/hint.js) names on the board, for highlight(): the squares
+// a placement covers, a move's destination, the acting vehicle; null: nothing drawn
+// (a draw from the display or a pile, end turn, pass: the words say it).
+export function hintRefs(a) {
+  if (!a || !UI.D) return null;
+  const piece = APP.seat != null && a.vehicle ? { seat: APP.seat, kind: a.vehicle } : null;
+  if (a.type === "place") {
+    const ti = tileIdx(a.tile);
+    if (ti == null) return null;
+    const o = face(ti, a.side || "a", a.rotation || 0), squares = [];
+    for (let dy = 0; dy < o.h; dy++) for (let dx = 0; dx < o.w; dx++) squares.push([a.x + dx, a.y + dy]);
+    return { squares };
+  }
+  if (a.type === "move") {
+    if (a.to === "greenland" || a.to === "northwest") return { arrow: a.to, piece };
+    if (Array.isArray(a.to)) {
+      const id = UI.D.sqTile.get(`${a.to[0]},${a.to[1]}`);
+      return { squares: id != null ? UI.D.tileSquares.get(id) : [a.to], piece };
+    }
+  }
+  if (a.type === "explore" || a.type === "discover" || a.type === "transfer") return piece ? { piece } : null;
+  return null;
+}
+
+// A hint's action in this board's words (core/hint.js); null: the server's words.
+export function hintText(a) {
+  if (!a || !APP.view) return null;
+  const veh = a.vehicle ? t(a.vehicle) : "";
+  if (a.type === "draw" && a.source === "display") {
+    const id = APP.view.display[a.index];
+    return id != null ? t("hint_nw_draw_display", { veh, tile: id }) : null;
+  }
+  if (a.type === "draw" && a.source === "pile") return t("hint_nw_draw_pile", { veh, n: a.pile + 1 });
+  if (a.type === "place") return t("hint_nw_place", { veh, tile: a.tile });
+  if (a.type === "move") return t("hint_nw_move", { veh, place: placeOfTo(Array.isArray(a.to) ? a.to.join(",") : a.to) });
+  if (a.type === "end_turn") return t("end_turn");
+  if (a.type === "pass") return t("pass");
+  if (a.type === "refresh") return `${veh}: ${t("refresh")}`;
+  if (a.type === "transfer") return `${veh}: ${t("transfer")}`;
+  if (a.type === "explore" || a.type === "discover") return t(`${a.type}_tok`, { tok: t(`tok_${a.token}`), veh });
+  return null;
 }
 
 export function onKey(e, tag) {

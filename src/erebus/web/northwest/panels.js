@@ -7,6 +7,7 @@ import { t } from "../core/i18n.js";
 import { COLORS, autopilotBadge, seatName } from "../core/seats.js";
 import { sendAction, sendUndo } from "../core/connection.js";
 import { renderGame } from "../core/table.js";
+import { hinted, sameAction } from "../core/hint.js";
 import { frozenRowsAt, isLarge, sunTrack, tileIdx, tileName, ROMAN, TOKENS } from "./content.js";
 import { UI, actionCost, costBase, costNow, legalOf, seatOf, vehicleFor } from "./ui.js";
 import { locText } from "./places.js";
@@ -33,7 +34,7 @@ export function playerBoard(i) {
     const mine = i === APP.seat;
     const canPlace = mine && APP.legal.some((a) => a.type === "place" && a.tile === tileName(ti));
     const selected = UI.sel && UI.sel.mode === "place" && UI.sel.tileIdx === ti;
-    const b = h("button", { id: mine ? `res-${ti}` : null, class: "res-tile" + (selected ? " selected" : ""), disabled: !canPlace, title: `${tileName(ti)}${canPlace ? " — " + t("click_to_place") : ""}`,
+    const b = h("button", { id: mine ? `res-${ti}` : null, class: "res-tile" + (selected ? " selected" : "") + (canPlace && hinted((x) => x.type === "place" && x.tile === tileName(ti)) ? " hinted" : ""), disabled: !canPlace, title: `${tileName(ti)}${canPlace ? " — " + t("click_to_place") : ""}`,
       "aria-pressed": selected ? "true" : "false" }, tileThumb(ti, "a", 0, 20));
     if (canPlace) b.addEventListener("click", () => selectTile(ti));
     return b;
@@ -81,7 +82,7 @@ export function supplyPanel() {
       const veh = vehicleFor("draw", (a) => a.source === "display" && a.index === idx);
       act = APP.legal.find((a) => a.type === "draw" && a.source === "display" && a.index === idx && a.vehicle === veh);
     }
-    const b = h("button", { class: "disp-tile", disabled: !act, title: `${tileName(ti)} — ${draft ? t("draft") : t("draw")}` },
+    const b = h("button", { class: "disp-tile" + (act && hinted((x) => sameAction(x, act)) ? " hinted" : ""), disabled: !act, title: `${tileName(ti)} — ${draft ? t("draft") : t("draw")}` },
       h("div", { class: "sides" }, tileThumb(ti, "a", 0, 22), tileThumb(ti, "b", 0, 22)), h("small", {}, tileName(ti)));
     if (act) b.addEventListener("click", () => sendAction(act));
     return b;
@@ -89,7 +90,7 @@ export function supplyPanel() {
   const piles = v.piles.map((n, p) => {
     const veh = vehicleFor("draw", (a) => a.source === "pile" && a.pile === p);
     const act = APP.legal.find((a) => a.type === "draw" && a.source === "pile" && a.pile === p && a.vehicle === veh);
-    const b = h("button", { class: "pile", disabled: !act, title: `${t("pile")} ${p + 1}: ${n}` }, pileThumb(p, 22), h("small", {}, String(n)));
+    const b = h("button", { class: "pile" + (act && hinted((x) => sameAction(x, act)) ? " hinted" : ""), disabled: !act, title: `${t("pile")} ${p + 1}: ${n}` }, pileThumb(p, 22), h("small", {}, String(n)));
     if (act) b.addEventListener("click", () => sendAction(act));
     return b;
   });
@@ -97,7 +98,7 @@ export function supplyPanel() {
   return h("section", { class: "supply" },
     h("div", { class: "group" }, h("h3", {}, t("display"), " ", h("span", { class: "muted" }, t("bag", { n: v.bag_size ?? "?" }))),
       h("div", { class: "row" }, disp,
-        refresh ? h("button", { class: "btn small", onclick: () => sendAction(refresh) }, t("refresh"), costTag(actionCost(refresh))) : null)),
+        refresh ? h("button", { class: "btn small" + (hinted((x) => sameAction(x, refresh)) ? " hinted" : ""), onclick: () => sendAction(refresh) }, t("refresh"), costTag(actionCost(refresh))) : null)),
     h("div", { class: "group" }, h("h3", {}, t("piles")), h("div", { class: "row" }, piles)));
 }
 
@@ -130,20 +131,20 @@ export function actionPanel() {
   for (const veh of ["ship", "sled"]) {
     const move = APP.legal.find((a) => a.type === "move" && a.vehicle === veh);
     if (move) {
-      row.append(h("button", { class: "btn" + (UI.sel && UI.sel.mode === "move" && UI.sel.vehicle === veh ? " on" : ""),
+      row.append(h("button", { class: "btn" + (UI.sel && UI.sel.mode === "move" && UI.sel.vehicle === veh ? " on" : "") + (hinted((x) => x.type === "move" && x.vehicle === veh) ? " hinted" : ""),
         onclick: () => { UI.sel = UI.sel && UI.sel.mode === "move" && UI.sel.vehicle === veh ? null : { mode: "move", vehicle: veh }; renderGame(); } },
       t(veh === "ship" ? "move_ship" : "move_sled"), costTag(actionCost(move))));
     }
   }
   for (const a of APP.legal.filter((a) => a.type === "explore" || a.type === "discover")) {
-    row.append(h("button", { class: "btn", onclick: () => sendAction(a) }, t(`${a.type}_tok`, { tok: t(`tok_${a.token}`), veh: t(a.vehicle) }), costTag(actionCost(a))));
+    row.append(h("button", { class: "btn" + (hinted((x) => sameAction(x, a)) ? " hinted" : ""), onclick: () => sendAction(a) }, t(`${a.type}_tok`, { tok: t(`tok_${a.token}`), veh: t(a.vehicle) }), costTag(actionCost(a))));
   }
   const transfers = legalOf("transfer");
-  if (transfers.length) row.append(h("button", { class: "btn", onclick: openTransfer }, t("transfer"), costTag(actionCost(transfers[0]))));
+  if (transfers.length) row.append(h("button", { class: "btn" + (hinted((x) => x.type === "transfer") ? " hinted" : ""), onclick: openTransfer }, t("transfer"), costTag(actionCost(transfers[0]))));
   const end = APP.legal.find((a) => a.type === "end_turn");
-  if (end) row.append(h("button", { class: "btn", onclick: () => sendAction(end) }, t("end_turn")));
+  if (end) row.append(h("button", { class: "btn" + (hinted((x) => x.type === "end_turn") ? " hinted" : ""), onclick: () => sendAction(end) }, t("end_turn")));
   const pass = APP.legal.find((a) => a.type === "pass");
-  if (pass) row.append(h("button", { class: "btn warn", onclick: () => { if (v.acted > 0 || confirm(t("confirm_pass"))) sendAction(pass); } }, t("pass")));
+  if (pass) row.append(h("button", { class: "btn warn" + (hinted((x) => x.type === "pass") ? " hinted" : ""), onclick: () => { if (v.acted > 0 || confirm(t("confirm_pass"))) sendAction(pass); } }, t("pass")));
   if (APP.msg && APP.msg.can_undo) row.append(h("button", { class: "btn", "data-testid": "undo", onclick: sendUndo }, "↶ ", t("undo")));
   panel.append(row);
   // place controls
