@@ -52,6 +52,7 @@ import numpy.typing as npt
 
 from erebus.games.iceandsnow.content import Content, default_content
 from erebus.games.iceandsnow.layout import CANS, DYN, RIFLES, WOOD, F
+from erebus.games.iceandsnow.position import MODULE_FIELDS
 
 MAX_ACTIONS = 4096
 MAX_SEATS = 4
@@ -62,6 +63,44 @@ Observation = npt.NDArray[np.float32]
 
 #: Divisors of the public player table's fields (layout order), so most values land in [0, 1].
 _PV_SCALE = {0: 100.0, 1: 60.0, 7: 4.0, 39: 10.0}
+_PV_DIV = np.array([_PV_SCALE.get(i, 10.0) for i in range(F)], dtype=np.float64)
+
+#: The view's fields the encoding reads that exist only with a module (``to_json``
+#: writes a module's fields only when it is played), and the view's deck sizes.
+_MODULE_OF = {key: module for module, key, _kind in MODULE_FIELDS}
+_SIZES = frozenset({"cr_deck", "walk_deck"})
+
+
+class StateFields:
+    """The part of ``state.view(seat)`` that :meth:`Encoder.encode_view` reads, read
+    from the state as it is, without the view's copies of every field.
+
+    Every key the encoding uses is a field the view passes through unchanged, but
+    for two it replaces (the creature and walking decks: their sizes) and those it
+    hides from other seats (cartography cards, dealt options, unrevealed investors),
+    which the encoding reads for the observer's own seat only (and investors when
+    revealed).  Read-only: nothing may be written through it."""
+
+    __slots__ = ("_modules", "_st")
+
+    def __init__(self, state: Any) -> None:
+        self._st = state
+        self._modules = (*state.options["modules"], state.scenario)
+
+    def __contains__(self, key: str) -> bool:
+        module = _MODULE_OF.get(key)
+        return module is None or module in self._modules
+
+    def __getitem__(self, key: str) -> Any:
+        if key not in self:
+            raise KeyError(key)
+        value = getattr(self._st, key)
+        return len(value) if key in _SIZES else value
+
+    def get(self, key: str, default: Any = None) -> Any:
+        if key not in self:
+            return default
+        return self[key]
 
 
 @dataclass
@@ -130,7 +169,20 @@ class Encoder:
     # ------------------------------------------------------------------ encode
 
     def encode(self, state: Any, seat: int) -> Observation:
-        v = state.view(seat)
+        """The observation from ``state.view(seat)`` (the reference; see
+        :meth:`encode_fast`)."""
+        return self.encode_view(state.view(seat), seat)
+
+    def encode_fast(self, state: Any, seat: int) -> Observation:
+        """:meth:`encode` without building the view: the same fields read straight
+        from the state (:class:`StateFields`), ~3× faster; tests check both agree."""
+        if not (isinstance(seat, int) and 0 <= seat < state.n):  # as view() checks
+            raise ValueError(f"no seat {seat!r} in a {state.n}-player game")
+        return self.encode_view(StateFields(state), seat)
+
+    def encode_view(self, v: Any, seat: int) -> Observation:
+        """The observation of ``seat`` from its view ``v`` (a dict, or anything
+        answering ``v[key]``, ``key in v`` and ``v.get(key)`` alike)."""
         out = np.zeros(self.size, dtype=np.float32)
         n = int(v["n"])
         rel = [(seat + k) % n for k in range(n)]  # slot -> seat
@@ -212,8 +264,7 @@ class Encoder:
         pv = v["pv"]
         for k, s in enumerate(rel):
             b = o + k * per
-            row = pv[s * F : (s + 1) * F]
-            out[b : b + F] = [x / _PV_SCALE.get(i, 10.0) for i, x in enumerate(row)]
+            out[b : b + F] = np.asarray(pv[s * F : (s + 1) * F], dtype=np.float64) / _PV_DIV
             b += F
             for u in v["upgrades"][s]:
                 if u in self.upgrades:
@@ -290,6 +341,19 @@ def encoder(content: Content | None = None) -> Encoder:
 def observe(state: Any, seat: int) -> Observation:
     """The observation of ``seat`` (see the module docstring)."""
     return encoder(state.content).encode(state, seat)
+
+
+def observe_fast(state: Any, seat: int) -> Observation:
+    """:func:`observe`, the same numbers without building ``state.view(seat)``."""
+    return encoder(state.content).encode_fast(state, seat)
+
+
+def legal_indices(state: Any) -> range:
+    """The legal indices: ``0 .. len(legal_actions()) - 1``."""
+    n = len(state.legal_actions())
+    if n > MAX_ACTIONS:
+        raise ValueError(f"{n} legal actions exceed the RL action space of {MAX_ACTIONS}")
+    return range(n)
 
 
 def legal_mask(state: Any) -> Mask:

@@ -157,6 +157,8 @@ TAKE_ACTIONS = tuple(("explore", t) for t in EXPLORE_TOKENS) + tuple(
 """The (kind, token) pairs of the explore/discover block, in index order."""
 
 N_PILES = 6
+IDENTITY_MEMO_LIMIT = 1 << 16
+"""Entries of :meth:`ActionSpace.indices`' identity table before it starts over."""
 
 Mask = npt.NDArray[np.int8]
 Observation = npt.NDArray[np.float32]
@@ -217,6 +219,7 @@ class ActionSpace:
         self.place_per = p
         self.size = off + 2 * p
         self._memo: dict[Action, int] = {}
+        self._by_id: dict[int, tuple[Action, int]] = {}
 
     # -- index -> action --------------------------------------------------
 
@@ -281,12 +284,28 @@ class ActionSpace:
         return i
 
     def indices(self, actions: Iterable[Action]) -> list[int]:
-        """The indices of ``actions``, in order."""
+        """The indices of ``actions``, in order.
+
+        The engine hands out the same :class:`Action` objects again and again (its
+        option lists are cached), and hashing a 14-field tuple costs more than the
+        rest of a lookup, so actions seen before are found by identity first: the
+        table keeps each object alive, so an ``id`` in it cannot be reused by another
+        object; it is emptied when it grows past :data:`IDENTITY_MEMO_LIMIT`."""
+        by_id = self._by_id
         memo = self._memo
         out = []
         for a in actions:
+            hit = by_id.get(id(a))
+            if hit is not None and hit[0] is a:
+                out.append(hit[1])
+                continue
             i = memo.get(a)
-            out.append(self.index(a) if i is None else i)
+            if i is None:
+                i = self.index(a)
+            if len(by_id) >= IDENTITY_MEMO_LIMIT:
+                by_id.clear()
+            by_id[id(a)] = (a, i)
+            out.append(i)
         return out
 
     def _compute_index(self, a: Action) -> int:
@@ -785,7 +804,16 @@ def rl_for(players: int, setup: Mapping[str, Any]) -> RlEncoding:
         action_at=lambda state, i: index_to_action(i, state.content),
         action_index=lambda state, action: action_to_index(action, state.content),
         new_game=start,
+        legal_indices=legal_indices,
+        observer=lambda: _observer(content),
     )
+
+
+def _observer(content: Content) -> Any:
+    """A new incremental observer (:mod:`erebus.games.northwest.observer`) of ``content``."""
+    from erebus.games.northwest.observer import Observer
+
+    return Observer(observation_encoder(content))
 
 
 __all__ = [
