@@ -219,12 +219,17 @@ class ActionSpace:
         self.place_per = p
         self.size = off + 2 * p
         self._memo: dict[Action, int] = {}
-        self._by_id: dict[int, tuple[Action, int]] = {}
+        self._by_id: dict[int, int] = {}  # id(action) -> index, for the objects in _alive
+        self._alive: list[Action] = []
+        self._by_index: dict[int, Action] = {}  # index -> an action seen with it
 
     # -- index -> action --------------------------------------------------
 
     def action(self, i: int) -> Action:
         """The action with index ``i``; ``ValueError`` outside ``0..size-1``."""
+        seen = self._by_index.get(i) if type(i) is int else None
+        if seen is not None:
+            return seen
         if isinstance(i, bool) or not isinstance(i, int | np.integer):
             raise ValueError(f"an action index is an integer, not {i!r}")
         i = int(i)
@@ -289,24 +294,30 @@ class ActionSpace:
         The engine hands out the same :class:`Action` objects again and again (its
         option lists are cached), and hashing a 14-field tuple costs more than the
         rest of a lookup, so actions seen before are found by identity first: the
-        table keeps each object alive, so an ``id`` in it cannot be reused by another
-        object; it is emptied when it grows past :data:`IDENTITY_MEMO_LIMIT`."""
+        table keeps every object it numbers alive (``_alive``), so an ``id`` in it
+        cannot belong to another object; both are emptied together when the table
+        grows past :data:`IDENTITY_MEMO_LIMIT`."""
+        actions = list(actions)
         by_id = self._by_id
-        memo = self._memo
-        out = []
-        for a in actions:
-            hit = by_id.get(id(a))
-            if hit is not None and hit[0] is a:
-                out.append(hit[1])
-                continue
-            i = memo.get(a)
-            if i is None:
-                i = self.index(a)
-            if len(by_id) >= IDENTITY_MEMO_LIMIT:
-                by_id.clear()
-            by_id[id(a)] = (a, i)
-            out.append(i)
+        out = [by_id.get(id(a), -1) for a in actions]
+        if -1 in out:
+            for k, a in enumerate(actions):
+                if out[k] < 0:
+                    out[k] = self._remember(a)
         return out
+
+    def _remember(self, a: Action) -> int:
+        i = self._memo.get(a)
+        if i is None:
+            i = self.index(a)
+        if len(self._alive) >= IDENTITY_MEMO_LIMIT:
+            self._by_id.clear()
+            self._alive.clear()
+            self._by_index.clear()
+        self._by_id[id(a)] = i
+        self._alive.append(a)
+        self._by_index[i] = a
+        return i
 
     def _compute_index(self, a: Action) -> int:
         k = a.kind

@@ -51,6 +51,8 @@ _LOC_FEATURE = tuple(
     for vname in ("ship", "sled")
 )
 _ON_BOARD = (_F["ship_on_board"], _F["sled_on_board"])
+# The seat features after ``score``: where the vehicles are, the reserve's counts.
+_TAIL = (0,) * (_N_FEATURES - _F["score"] - 1)
 
 
 class Observer:
@@ -168,13 +170,18 @@ class Observer:
         return out
 
     def _write_seats(self, st: State, seat: int, out: Observation) -> None:
+        """The seat rows, reserves and vehicle planes, slot ``k`` = seat ``seat + k``
+        (one list and one index array written at once: numpy's per-call cost is
+        most of the work here)."""
         n = st.n
         order = st.order
         current = st.current_player
         plane, T = self._plane, self._T
         sq0 = self._sqb.offset + self._vehicle_base * plane
-        s0, r0 = self._seats, self._reserves
+        r0 = self._reserves
         large = self._large
+        rows: list[Any] = []
+        held: list[int] = []
         for k in range(min(n, self.enc.max_seats)):
             s = (seat + k) % n
             b = CREW_FIELDS * s
@@ -192,16 +199,7 @@ class Observer:
                 ret,
                 st.gl_value[s] or 0,
                 st.score[s],
-                0,
-                0,
-                0,
-                0,
-                0,
-                0,
-                0,
-                0,
-                0,
-                0,
+                *_TAIL,
             ]
             for v in (0, 1):
                 loc = st.loc[2 * s + v]
@@ -215,12 +213,16 @@ class Observer:
                         row[f] = 1
             res = st.reserves[s]
             if res:
-                out[r0 + k * T : r0 + (k + 1) * T][res] = 1
-                n_large = sum(large[t] for t in res)
+                base = r0 + k * T
+                held += [base + t for t in res]
+                n_large = sum([large[t] for t in res])
                 row[-2] = n_large
                 row[-1] = len(res) - n_large
-            o = s0 + k * _N_FEATURES
-            out[o : o + _N_FEATURES] = row
+            rows += row
+        o = self._seats
+        out[o : o + len(rows)] = np.array(rows, dtype=np.float32)
+        if held:
+            out[np.array(held, dtype=np.intp)] = 1
 
     def _write_globals(self, st: State, n: int, out: Observation) -> None:
         geo = self._geo
@@ -244,7 +246,7 @@ class Observer:
             st.gl_left[0] if st.gl_left else 0,
         ]
         o = self._globals
-        out[o : o + len(g)] = g
+        out[o : o + len(g)] = np.array(g, dtype=np.float32)
 
 
 def observer(encoder: ObservationEncoder) -> Observer:
