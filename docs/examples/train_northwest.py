@@ -19,7 +19,8 @@ What it does (see docs/rl-training.md):
 * REINFORCE with a running-mean baseline on the end-of-game reward (+1 win, −1 loss),
   Adam, one update every ``--batch`` games;
 * before and after training, ``--eval-games`` games against the random bot with the
-  greedy policy (highest logit); the win rates and mean score margins are printed.
+  greedy policy (highest logit) and with the policy itself (sampling, as in
+  training); the win rates and mean score margins are printed.
 
 Everything is seeded (``--seed``); the wall-clock budget decides how many games it
 trains on, so two runs on different machines differ.
@@ -139,15 +140,17 @@ def play(
     return reward, logps
 
 
-def evaluate(agent: Agent, games: int, seed: int) -> tuple[float, float]:
-    """(win rate, mean score margin) of the greedy policy against the random bot over
-    ``games`` games (game seeds ``seed``, ``seed + 1``, …)."""
+def evaluate(agent: Agent, games: int, seed: int, greedy: bool = True) -> tuple[float, float]:
+    """(win rate, mean score margin) of the policy — greedy, or sampling from it —
+    against the random bot over ``games`` games (game seeds ``seed``, ``seed + 1``, …)."""
     env = northwest_env(players=2, reward="rank")
     bot = make_bot("random", seed=seed)
+    torch.manual_seed(seed)
     wins = 0
     margin = 0.0
     for g in range(games):
-        reward, _ = play(env, agent, bot, seed + g, True)
+        with torch.no_grad():
+            reward, _ = play(env, agent, bot, seed + g, greedy)
         wins += reward > 0
         scores = env.state_.scores()
         margin += scores[0] - scores[1]
@@ -189,31 +192,34 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
     args = parser.parse_args(argv)
     torch.set_num_threads(1)
     untrained, _ = train(0.0, args.seed)
-    before, before_margin = evaluate(untrained, args.eval_games, seed=123_456)
+    n = args.eval_games
+    figures: dict[str, float] = {}
+    for mode, greedy in (("greedy", True), ("sampled", False)):
+        figures[f"before_{mode}"], figures[f"before_{mode}_margin"] = evaluate(
+            untrained, n, 123_456, greedy
+        )
     start, cpu = time.monotonic(), time.process_time()
     agent, games = train(args.minutes, args.seed, args.batch)
-    minutes = (time.monotonic() - start) / 60
-    cpu_minutes = (time.process_time() - cpu) / 60
-    after, after_margin = evaluate(agent, args.eval_games, seed=123_456)
-    n = args.eval_games
+    figures["minutes"] = (time.monotonic() - start) / 60
+    figures["cpu_minutes"] = (time.process_time() - cpu) / 60
+    figures["games"] = float(games)
+    for mode, greedy in (("greedy", True), ("sampled", False)):
+        figures[f"after_{mode}"], figures[f"after_{mode}_margin"] = evaluate(
+            agent, n, 123_456, greedy
+        )
     print(
-        f"untrained policy vs random bot: {before:.1%} wins of {n} games, margin {before_margin:+.1f}"
+        f"trained {figures['minutes']:.1f} min ({figures['cpu_minutes']:.1f} min CPU) "
+        f"on {games} games, seed {args.seed}; against the random bot, {n} games each:"
     )
-    print(
-        f"trained {minutes:.1f} min ({cpu_minutes:.1f} min CPU) on {games} games, seed {args.seed}"
-    )
-    print(
-        f"trained policy vs random bot:   {after:.1%} wins of {n} games, margin {after_margin:+.1f}"
-    )
-    return {
-        "before": before,
-        "after": after,
-        "before_margin": before_margin,
-        "after_margin": after_margin,
-        "games": float(games),
-        "minutes": minutes,
-        "cpu_minutes": cpu_minutes,
-    }
+    for mode in ("greedy", "sampled"):
+        for when in ("before", "after"):
+            key = f"{when}_{mode}"
+            print(
+                f"  {when:>6} training, {mode:>7} policy: {figures[key]:6.1%} wins, "
+                f"mean score margin {figures[key + '_margin']:+.1f}"
+            )
+    figures["before"], figures["after"] = figures["before_greedy"], figures["after_greedy"]
+    return figures
 
 
 if __name__ == "__main__":

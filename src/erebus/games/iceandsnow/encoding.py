@@ -44,6 +44,7 @@ Hidden information never enters: everything comes from ``view(seat)``.
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -88,13 +89,20 @@ def state_fields(state: Any) -> dict[str, Any]:
     """The part of ``state.view(seat)`` that :meth:`Encoder.encode_view` reads, taken
     from the state as it is (no copies: read-only), for every seat alike."""
     modules = (*state.options["modules"], state.scenario)
-    out: dict[str, Any] = {}
-    for key in _VIEW_KEYS:
-        module = _MODULE_OF.get(key)
-        if module is None or module in modules:
-            value = getattr(state, key)
-            out[key] = len(value) if key in _SIZES else value
+    got = _GETTERS.get(modules)
+    if got is None:
+        keys = tuple(k for k in _VIEW_KEYS if _MODULE_OF.get(k) is None or _MODULE_OF[k] in modules)
+        got = _GETTERS[modules] = (keys, operator.attrgetter(*keys))
+    keys, getter = got
+    out = dict(zip(keys, getter(state), strict=True))
+    for key in _SIZES:
+        if key in out:
+            out[key] = len(out[key])
     return out
+
+
+#: (keys, one getter of them all) per set of modules played.
+_GETTERS: dict[tuple[str, ...], tuple[tuple[str, ...], Any]] = {}
 
 
 @dataclass
