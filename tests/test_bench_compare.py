@@ -1,4 +1,5 @@
-"""``erebus bench --compare``: the OpenSpiel comparison runs, and degrades gracefully.
+"""``erebus bench --compare``: the OpenSpiel comparison and the PettingZoo env table
+run, and degrade gracefully.
 
 The figures are timings, so only their shape is checked: every key present,
 every rate and ratio positive.  Budgets are tiny (a few seconds in all).
@@ -13,10 +14,18 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from erebus.bench import compare as bench_compare
+from erebus.bench import envs as bench_envs
 from erebus.cli import app
 
 HAVE_PYSPIEL = bench_compare.load_pyspiel() is not None
 TINY = bench_compare.Budgets(random_s=0.05, mcts_s=0.1, mcts_moves=1, reps=3)
+ENV_TINY = bench_envs.EnvBudgets(seconds=0.05, reps=2)
+try:
+    import pettingzoo  # noqa: F401  # type: ignore[import-untyped]
+
+    HAVE_PETTINGZOO = True
+except ImportError:
+    HAVE_PETTINGZOO = False
 
 RATES = (
     "ours_random_moves_per_s",
@@ -55,6 +64,7 @@ def test_without_openspiel_prints_the_install_hint_and_exits_0(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(bench_compare, "load_pyspiel", lambda: None)
+    monkeypatch.setattr(bench_envs, "QUICK", ENV_TINY)
     out = io.StringIO()
     assert bench_compare.main(console=Console(file=out, width=200)) == {}
     assert "pip install -e '.[bench]'" in out.getvalue()
@@ -62,6 +72,31 @@ def test_without_openspiel_prints_the_install_hint_and_exits_0(
     result = CliRunner().invoke(app, ["bench", "--compare", "--quick"])
     assert result.exit_code == 0, result.output
     assert "pip install -e '.[bench]'" in result.output
+    assert "env steps/s" in result.output  # the RL table runs without OpenSpiel
+
+
+@pytest.mark.skipif(not HAVE_PETTINGZOO, reason="needs the rl extra (pettingzoo)")
+def test_env_steps_of_both_games_next_to_pettingzoo() -> None:
+    """Both games' environments (2 and 4 players), and PettingZoo's tic-tac-toe and
+    chess when their dependencies are here, measured in one run with one loop."""
+    out = io.StringIO()
+    figures = bench_envs.main(console=Console(file=out, width=200), budgets=ENV_TINY)
+    keys = [key for key, _label, _factory in bench_envs.available()]
+    assert keys[:4] == ["northwest_2", "northwest_4", "iceandsnow_2", "iceandsnow_4"]
+    for key in keys:
+        for name in ("steps", "env_steps"):
+            assert figures[f"{key}_{name}_per_s"] > 0, key
+            assert figures[f"{key}_{name}_spread"] >= 0, key
+        assert figures[f"{key}_env_steps_per_s"] >= figures[f"{key}_steps_per_s"]
+    text = out.getvalue()
+    assert "northwest, 4 players" in text and "iceandsnow, 2 players" in text
+    if "tictactoe_v3" in keys:
+        assert figures["northwest_4_steps_ratio"] == pytest.approx(
+            figures["northwest_4_steps_per_s"] / figures["tictactoe_v3_steps_per_s"]
+        )
+        assert "PettingZoo tictactoe_v3" in text
+    else:
+        assert "pygame-ce" in text  # says how to get the reference rows
 
 
 def test_engine_bench_takes_the_game_options() -> None:

@@ -146,7 +146,8 @@ def bench(
         bool,
         typer.Option(
             "--compare",
-            help="Compare with OpenSpiel (random moves/s, MCTS simulations/s); "
+            help="Compare with OpenSpiel (random moves/s, MCTS simulations/s) and "
+            "PettingZoo (RL env steps/s next to tictactoe_v3 and chess_v6); "
             "needs the bench extra: pip install -e '.\\[bench]'.",
         ),
     ] = False,
@@ -203,7 +204,7 @@ def bench(
         typer.echo(f"error: unknown bench target {target!r}; use engine or server", err=True)
         raise typer.Exit(2)
     if compare:
-        from erebus.bench.compare import main as compare_main
+        from erebus.bench.compare import main_all as compare_main
 
         compare_main(quick=quick)  # without OpenSpiel: prints how to install it
         raise typer.Exit(0)

@@ -21,7 +21,9 @@ game implemented in Python on top of OpenSpiel's C++ ``State`` (every call
 crosses pybind11), Northwest Passage is a large board game in pure Python.
 
 OpenSpiel is optional (the ``bench`` extra); without it :func:`main` prints how
-to install it and returns an empty dict.
+to install it and returns an empty dict.  ``erebus bench --compare`` (:func:`main_all`)
+then prints, in the same process, the RL table of :mod:`erebus.bench.envs`: env
+steps/s of our PettingZoo environments next to ``tictactoe_v3`` and ``chess_v6``.
 """
 
 from __future__ import annotations
@@ -328,4 +330,16 @@ def main(
     with console.status("comparing with OpenSpiel…"):
         figures = run(budgets)
     console.print(table_of(figures))
+    return figures
+
+
+def main_all(quick: bool = False, console: Console | None = None) -> dict[str, float]:
+    """``erebus bench --compare``: the OpenSpiel table (:func:`main`), then, in the same
+    process, the PettingZoo env steps/s (:mod:`erebus.bench.envs`); both tables'
+    figures in one dict."""
+    from erebus.bench import envs
+
+    console = console or Console()
+    figures = main(quick=quick, console=console)
+    figures.update(envs.main(quick=quick, console=console))
     return figures

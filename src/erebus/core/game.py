@@ -82,7 +82,16 @@ class RlEncoding:
     ``new_game(players, seed)`` (optional) starts the games the encoding numbers, when
     they are not ``spec.new_game(players, seed, options)``: an encoding made by
     ``GameSpec.rl_for`` for a set-up the options cannot say (Northwest: a custom
-    content, whose board and tiles the indices follow)."""
+    content, whose board and tiles the indices follow).
+
+    Two optional hooks let an environment step fast (each must agree exactly with
+    the plain function, and tests check it along random games):
+    ``legal_indices(state)`` the indices of ``legal_actions()``, in that order (the
+    environment keeps one mask and changes only the entries that changed, instead
+    of building an ``action_space_size()`` array per step); ``observer()`` a new
+    stateful ``observe`` for the successive states of one game (an environment makes
+    one per ``reset()``): it may keep the blocks of the last observation whose inputs
+    did not change, and returns a new array equal to ``observe(state, seat)``."""
 
     action_space_size: Callable[[], int]
     observation_bounds: Callable[[], tuple[Any, Any]]
@@ -91,6 +100,8 @@ class RlEncoding:
     action_at: Callable[[State, int], Action]
     action_index: Callable[[State, Action], int]
     new_game: Callable[[int, int], State] | None = None
+    legal_indices: Callable[[State], Sequence[int]] | None = None
+    observer: Callable[[], Callable[[State, int], Any]] | None = None
 
 
 @dataclass(frozen=True)

@@ -44,6 +44,7 @@ Hidden information never enters: everything comes from ``view(seat)``.
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -52,6 +53,7 @@ import numpy.typing as npt
 
 from erebus.games.iceandsnow.content import Content, default_content
 from erebus.games.iceandsnow.layout import CANS, DYN, RIFLES, WOOD, F
+from erebus.games.iceandsnow.position import MODULE_FIELDS
 
 MAX_ACTIONS = 4096
 MAX_SEATS = 4
@@ -62,6 +64,45 @@ Observation = npt.NDArray[np.float32]
 
 #: Divisors of the public player table's fields (layout order), so most values land in [0, 1].
 _PV_SCALE = {0: 100.0, 1: 60.0, 7: 4.0, 39: 10.0}
+_PV_DIV = np.array([_PV_SCALE.get(i, 10.0) for i in range(F)], dtype=np.float64)
+
+#: The keys of ``state.view(seat)`` that :meth:`Encoder.encode_view` reads.  Each is a
+#: state field the view passes through unchanged, but for two whose size it shows
+#: (:data:`_SIZES`) and those it hides from other seats (cartography cards, dealt
+#: options, unrevealed investors), which the encoding reads for the observer's own
+#: seat only (and investors once revealed).  A module's fields exist only when it is
+#: played (:data:`_MODULE_OF`), as in ``to_json``.
+_VIEW_KEYS = (
+    *("round", "final_round", "final_voyage", "over", "lost", "magnetised", "pole_found"),
+    *("le_found", "le_progress", "voyage", "leader", "current", "n", "inuit_pool"),
+    *("carto_tokens", "col_paid", "boxes", "event", "occ", "fleet", "dyn_anchors"),
+    *("mapped", "placed", "hu_rev", "sp_rev", "discovered", "pv", "upgrades", "species"),
+    *("investor", "revealed", "carto", "inv_opts", "carto_opts"),
+    *("curse", "cr_active", "creature_at", "cr_deck", "held_inuit"),
+    *("abandoned", "walk_deck", "maint", "guilt", "sick", "customs"),
+)
+_MODULE_OF = {key: module for module, key, _kind in MODULE_FIELDS}
+_SIZES = frozenset({"cr_deck", "walk_deck"})
+
+
+def state_fields(state: Any) -> dict[str, Any]:
+    """The part of ``state.view(seat)`` that :meth:`Encoder.encode_view` reads, taken
+    from the state as it is (no copies: read-only), for every seat alike."""
+    modules = (*state.options["modules"], state.scenario)
+    got = _GETTERS.get(modules)
+    if got is None:
+        keys = tuple(k for k in _VIEW_KEYS if _MODULE_OF.get(k) is None or _MODULE_OF[k] in modules)
+        got = _GETTERS[modules] = (keys, operator.attrgetter(*keys))
+    keys, getter = got
+    out = dict(zip(keys, getter(state), strict=True))
+    for key in _SIZES:
+        if key in out:
+            out[key] = len(out[key])
+    return out
+
+
+#: (keys, one getter of them all) per set of modules played.
+_GETTERS: dict[tuple[str, ...], tuple[tuple[str, ...], Any]] = {}
 
 
 @dataclass
@@ -130,7 +171,20 @@ class Encoder:
     # ------------------------------------------------------------------ encode
 
     def encode(self, state: Any, seat: int) -> Observation:
-        v = state.view(seat)
+        """The observation from ``state.view(seat)`` (the reference; see
+        :meth:`encode_fast`)."""
+        return self.encode_view(state.view(seat), seat)
+
+    def encode_fast(self, state: Any, seat: int) -> Observation:
+        """:meth:`encode` without building the view: the same fields read straight
+        from the state (:func:`state_fields`), ~3× faster; tests check both agree."""
+        if not (isinstance(seat, int) and 0 <= seat < state.n):  # as view() checks
+            raise ValueError(f"no seat {seat!r} in a {state.n}-player game")
+        return self.encode_view(state_fields(state), seat)
+
+    def encode_view(self, v: Any, seat: int) -> Observation:
+        """The observation of ``seat`` from its view ``v`` (a dict, or anything
+        answering ``v[key]``, ``key in v`` and ``v.get(key)`` alike)."""
         out = np.zeros(self.size, dtype=np.float32)
         n = int(v["n"])
         rel = [(seat + k) % n for k in range(n)]  # slot -> seat
@@ -212,8 +266,7 @@ class Encoder:
         pv = v["pv"]
         for k, s in enumerate(rel):
             b = o + k * per
-            row = pv[s * F : (s + 1) * F]
-            out[b : b + F] = [x / _PV_SCALE.get(i, 10.0) for i, x in enumerate(row)]
+            out[b : b + F] = np.asarray(pv[s * F : (s + 1) * F], dtype=np.float64) / _PV_DIV
             b += F
             for u in v["upgrades"][s]:
                 if u in self.upgrades:
@@ -290,6 +343,19 @@ def encoder(content: Content | None = None) -> Encoder:
 def observe(state: Any, seat: int) -> Observation:
     """The observation of ``seat`` (see the module docstring)."""
     return encoder(state.content).encode(state, seat)
+
+
+def observe_fast(state: Any, seat: int) -> Observation:
+    """:func:`observe`, the same numbers without building ``state.view(seat)``."""
+    return encoder(state.content).encode_fast(state, seat)
+
+
+def legal_indices(state: Any) -> range:
+    """The legal indices: ``0 .. len(legal_actions()) - 1``."""
+    n = len(state.legal_actions())
+    if n > MAX_ACTIONS:
+        raise ValueError(f"{n} legal actions exceed the RL action space of {MAX_ACTIONS}")
+    return range(n)
 
 
 def legal_mask(state: Any) -> Mask:

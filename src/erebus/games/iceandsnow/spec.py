@@ -102,6 +102,18 @@ def _rl_observe(state: State, seat: int) -> Any:
     return encoding.observe(state, seat)
 
 
+def _rl_legal(state: State) -> range:
+    from erebus.games.iceandsnow import encoding
+
+    return encoding.legal_indices(state)
+
+
+def _rl_observer() -> Any:
+    from erebus.games.iceandsnow import encoding
+
+    return encoding.observe_fast
+
+
 def _rl_mask(state: State) -> Any:
     from erebus.games.iceandsnow import encoding
 
@@ -155,6 +167,8 @@ SPEC = GameSpec(
         legal_mask=_rl_mask,
         action_at=_rl_action,
         action_index=_rl_index,
+        legal_indices=_rl_legal,
+        observer=_rl_observer,
     ),
     terminal_ui="erebus.terminal.iceandsnow",
     web_board="iceandsnow",

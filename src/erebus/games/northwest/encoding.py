@@ -157,6 +157,8 @@ TAKE_ACTIONS = tuple(("explore", t) for t in EXPLORE_TOKENS) + tuple(
 """The (kind, token) pairs of the explore/discover block, in index order."""
 
 N_PILES = 6
+IDENTITY_MEMO_LIMIT = 1 << 16
+"""Entries of :meth:`ActionSpace.indices`' identity table before it starts over."""
 
 Mask = npt.NDArray[np.int8]
 Observation = npt.NDArray[np.float32]
@@ -217,11 +219,17 @@ class ActionSpace:
         self.place_per = p
         self.size = off + 2 * p
         self._memo: dict[Action, int] = {}
+        self._by_id: dict[int, int] = {}  # id(action) -> index, for the objects in _alive
+        self._alive: list[Action] = []
+        self._by_index: dict[int, Action] = {}  # index -> an action seen with it
 
     # -- index -> action --------------------------------------------------
 
     def action(self, i: int) -> Action:
         """The action with index ``i``; ``ValueError`` outside ``0..size-1``."""
+        seen = self._by_index.get(i) if type(i) is int else None
+        if seen is not None:
+            return seen
         if isinstance(i, bool) or not isinstance(i, int | np.integer):
             raise ValueError(f"an action index is an integer, not {i!r}")
         i = int(i)
@@ -281,13 +289,35 @@ class ActionSpace:
         return i
 
     def indices(self, actions: Iterable[Action]) -> list[int]:
-        """The indices of ``actions``, in order."""
-        memo = self._memo
-        out = []
-        for a in actions:
-            i = memo.get(a)
-            out.append(self.index(a) if i is None else i)
+        """The indices of ``actions``, in order.
+
+        The engine hands out the same :class:`Action` objects again and again (its
+        option lists are cached), and hashing a 14-field tuple costs more than the
+        rest of a lookup, so actions seen before are found by identity first: the
+        table keeps every object it numbers alive (``_alive``), so an ``id`` in it
+        cannot belong to another object; both are emptied together when the table
+        grows past :data:`IDENTITY_MEMO_LIMIT`."""
+        actions = list(actions)
+        by_id = self._by_id
+        out = [by_id.get(id(a), -1) for a in actions]
+        if -1 in out:
+            for k, a in enumerate(actions):
+                if out[k] < 0:
+                    out[k] = self._remember(a)
         return out
+
+    def _remember(self, a: Action) -> int:
+        i = self._memo.get(a)
+        if i is None:
+            i = self.index(a)
+        if len(self._alive) >= IDENTITY_MEMO_LIMIT:
+            self._by_id.clear()
+            self._alive.clear()
+            self._by_index.clear()
+        self._by_id[id(a)] = i
+        self._alive.append(a)
+        self._by_index[i] = a
+        return i
 
     def _compute_index(self, a: Action) -> int:
         k = a.kind
@@ -785,7 +815,16 @@ def rl_for(players: int, setup: Mapping[str, Any]) -> RlEncoding:
         action_at=lambda state, i: index_to_action(i, state.content),
         action_index=lambda state, action: action_to_index(action, state.content),
         new_game=start,
+        legal_indices=legal_indices,
+        observer=lambda: _observer(content),
     )
+
+
+def _observer(content: Content) -> Any:
+    """A new incremental observer (:mod:`erebus.games.northwest.observer`) of ``content``."""
+    from erebus.games.northwest.observer import Observer
+
+    return Observer(observation_encoder(content))
 
 
 __all__ = [

@@ -146,6 +146,19 @@ def _rl_index(state: State, action: Action) -> int:
     return encoding.action_to_index(action, state.content)
 
 
+def _rl_legal(state: State) -> list[int]:
+    from erebus.games.northwest import encoding
+
+    return encoding.legal_indices(state)
+
+
+def _rl_observer() -> Any:
+    from erebus.games.northwest.encoding import observation_encoder
+    from erebus.games.northwest.observer import Observer
+
+    return Observer(observation_encoder())
+
+
 def _rl_for(players: int, setup: Mapping[str, Any]) -> RlEncoding:
     from erebus.games.northwest import encoding
 
@@ -159,6 +172,8 @@ RL = RlEncoding(
     legal_mask=_rl_mask,
     action_at=_rl_action,
     action_index=_rl_index,
+    legal_indices=_rl_legal,
+    observer=_rl_observer,
 )
 
 
