@@ -269,8 +269,13 @@ def serve(
     max_live_games: Annotated[
         int | None, typer.Option(help="Games in progress at once (0: no limit; 2000).")
     ] = None,
+    bot_delay: Annotated[
+        float | None,
+        typer.Option(help="Seconds a bot waits before each move, so people can follow (0)."),
+    ] = None,
 ) -> None:
-    """Run the web server: lobby, seats and play in the browser."""
+    """Run the web server: lobby, seats and play in the browser.  With $REDIS_URL
+    (and a PostgreSQL database), one of several processes serving the same games."""
     from erebus.server.run import run_server, server_settings
 
     settings = server_settings(
@@ -279,6 +284,7 @@ def serve(
         api_rate=api_rate,
         api_burst=api_burst,
         max_live_games=max_live_games,
+        bot_delay_s=bot_delay,
     )
     raise typer.Exit(run_server(host, port, db, settings))
 

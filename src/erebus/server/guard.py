@@ -173,6 +173,8 @@ class RateLimit:
         self.app = app
         self.buckets = buckets
         self.prefixes = prefixes
+        # Buckets shared by a cluster's processes (erebus.server.cluster) answer async.
+        self._shared = getattr(buckets, "take_async", None)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         kind = scope["type"]
@@ -181,7 +183,10 @@ class RateLimit:
         ):
             await self.app(scope, receive, send)
             return
-        wait = self.buckets.take(client_address(scope))
+        if self._shared is None:
+            wait = self.buckets.take(client_address(scope))
+        else:
+            wait = await self._shared(client_address(scope))
         if not wait:
             await self.app(scope, receive, send)
             return

@@ -32,3 +32,6 @@ class Settings:
     evict_after_s: float = 60.0  # a finished game nobody watches leaves memory after this
     max_idle_games: int = 500  # games nobody watches kept in memory (least recent go first)
     allowed_origins: tuple[str, ...] = ()  # WebSocket Origins allowed besides this host
+    # Several processes on one PostgreSQL database (erebus.server.cluster): the Redis
+    # they share (``erebus serve`` reads $REDIS_URL).  None: this process alone.
+    redis_url: str | None = None
