@@ -42,6 +42,7 @@ import logging
 import os
 import secrets
 import socket
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -55,6 +56,10 @@ RENEW_S = 1.0  # the holder renews it this often
 ALIVE_MS = 5000  # a process's presence entries count while its alive key lives
 TICK_S = 1.0  # heartbeat, orphaned bot turns, dead processes' presence
 RETRY_S = (0.05, 0.2, 0.5, 1.0)  # pauses between attempts to reach Redis again
+# After a failed command, requests (rate limits) and bot turns (the lease) stop asking
+# Redis until the heartbeat reaches it again, at most this long: no request waits on
+# a Redis that is away.
+DOWN_S = 5.0
 
 #: (game id, kind, data) of a notice another process published.
 Notice = Callable[[str, str, dict[str, Any]], None]
@@ -151,9 +156,12 @@ class RedisCluster(Cluster):
         self.prefix = prefix
         self.me = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
         self.channel = f"{prefix}:changes"
-        # Commands retry a little (a blip); the subscription does not, so that a
-        # broken one shows (and this process catches up once it is back).
-        self.redis = Redis.from_url(url, socket_connect_timeout=2, socket_timeout=5)
+        # Commands retry once (a blip); the subscription does not, so that a broken
+        # one shows (and this process catches up once it is back).
+        self.redis = Redis.from_url(
+            url, socket_connect_timeout=1, socket_timeout=2, retry=Retry(NoBackoff(), 1)
+        )
+        self._down_until = 0.0  # see DOWN_S
         self._sub_redis = Redis.from_url(
             url, socket_connect_timeout=2, retry=Retry(NoBackoff(), 0), health_check_interval=5
         )
@@ -243,6 +251,7 @@ class RedisCluster(Cluster):
             pubsub = self._sub_redis.pubsub(ignore_subscribe_messages=True)
             try:
                 await pubsub.subscribe(self.channel)
+                self._down_until = 0.0
                 if failures or self.connected is False:
                     # Subscribed (again): whatever was missed is in the database.
                     self._on_resync()
@@ -277,20 +286,33 @@ class RedisCluster(Cluster):
         except Exception:  # a bad notice must not end the subscription
             log.exception("cluster: a notice could not be handled: %r", raw)
 
+    def _down(self) -> bool:
+        return time.monotonic() < self._down_until
+
+    def _failed(self, what: str, exc: Exception) -> None:
+        if not self._down():
+            log.warning("cluster: %s failed (%s); Redis left alone for a while", what, exc)
+        self._down_until = time.monotonic() + DOWN_S
+
     async def _heartbeat(self) -> None:
         key = self._key("alive", self.me)
         while not self._closing:
-            with contextlib.suppress(Exception):
+            try:
                 await self.redis.set(key, "1", px=ALIVE_MS)
+                self._down_until = 0.0
+            except Exception as exc:
+                self._failed("the heartbeat", exc)
             await asyncio.sleep(TICK_S)
 
     # -------------------------------------------------------------------- lease
 
     async def acquire_lease(self, game_id: str) -> bool:
+        if self._down():
+            return False
         try:
             got = await self.redis.set(self._key("lease", game_id), self.me, nx=True, px=LEASE_MS)
         except Exception as exc:
-            log.warning("cluster: the bots' lease of %s cannot be taken (%s)", game_id, exc)
+            self._failed("taking a bots' lease", exc)
             return False
         if got:
             return True
@@ -302,10 +324,16 @@ class RedisCluster(Cluster):
     async def renew_lease(self, game_id: str) -> bool:
         """Keep the lease; take it again if it is gone (Redis restarted empty).
         False: another process holds it now."""
+        if self._down():
+            return True  # unknown: play on (the database still takes one row per version)
         key = self._key("lease", game_id)
-        if await self._renew(keys=[key], args=[self.me, LEASE_MS]):
+        try:
+            if await self._renew(keys=[key], args=[self.me, LEASE_MS]):
+                return True
+            return bool(await self.redis.set(key, self.me, nx=True, px=LEASE_MS))
+        except Exception as exc:
+            self._failed("renewing a bots' lease", exc)
             return True
-        return bool(await self.redis.set(key, self.me, nx=True, px=LEASE_MS))
 
     async def release_lease(self, game_id: str) -> None:
         with contextlib.suppress(Exception):
@@ -338,10 +366,12 @@ class RedisCluster(Cluster):
             raise
 
     async def presence(self, game_id: str) -> dict[int, int] | None:
+        if self._down():
+            return None
         try:
             return await self._presence_of(game_id)
         except Exception as exc:  # Redis away: as it was, until it is back
-            log.warning("cluster: presence of %s unknown (%s)", game_id, exc)
+            self._failed("reading presence", exc)
             return None
 
     async def _presence_of(self, game_id: str) -> dict[int, int]:
@@ -365,13 +395,16 @@ class RedisCluster(Cluster):
     # ------------------------------------------------------------- rate limits
 
     async def take(self, bucket: str, key: str, rate: float, burst: float) -> float | None:
+        if self._down():
+            return None
         ttl = int(max(1.0, burst / rate) * 1000) + 1000
         try:
             wait = await self._take(
                 keys=[self._key("bucket", bucket, key)],
                 args=[rate, max(1.0, burst), ttl],
             )
-        except Exception:  # Redis away: this process's own buckets meanwhile
+        except Exception as exc:  # Redis away: this process's own buckets meanwhile
+            self._failed("a shared rate limit", exc)
             return None
         return float(wait) / 1000.0
 
