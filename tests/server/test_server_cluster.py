@@ -112,13 +112,7 @@ def test_two_services_race_for_one_version(postgres_url: str, private_redis: Pri
     the other answers 409 with the version it caught up to, and both agree after."""
 
     async def main() -> None:
-        services = []
-        for _ in range(2):
-            st = Settings(bot_mode="inline", api_rate=0, create_per_minute=0)
-            svc = GameService(Storage(postgres_url, exclusive=False), st)
-            svc.cluster = make_cluster(private_redis.url)
-            await svc.start_cluster()
-            services.append(svc)
+        services = await _services(2, postgres_url, private_redis.url)
         a, b = services
         try:
             game = await a.create({"players": 2, "seats": [HUMAN, HUMAN], "seed": 2})
@@ -148,10 +142,7 @@ def test_two_services_race_for_one_version(postgres_url: str, private_redis: Pri
                 assert la.encoded(None)[0] == lb.encoded(None)[0]
             assert wins == 6 and elsewhere >= 1, elsewhere
         finally:
-            for svc in services:
-                await svc.close()
-                await svc.stop_cluster()
-                svc.storage.close()
+            await _close(services)
 
     asyncio.run(main())
 
@@ -171,6 +162,64 @@ def _race(srvs: tuple[Server, ...], gid: str, token: str, v: int, action: Any) -
     for t in threads:
         t.join()
     return codes
+
+
+async def _services(n: int, db_url: str, redis_url: str, **kw: Any) -> list[GameService]:
+    out = []
+    for _ in range(n):
+        st = Settings(bot_mode="inline", hard_iterations=10, api_rate=0, create_per_minute=0, **kw)
+        svc = GameService(Storage(db_url, exclusive=False), st)
+        svc.cluster = make_cluster(redis_url)
+        await svc.start_cluster()
+        out.append(svc)
+    return out
+
+
+async def _close(services: list[GameService]) -> None:
+    for svc in services:
+        await svc.close()
+        await svc.stop_cluster()
+        svc.storage.close()
+
+
+async def _until(cond: Any, timeout: float = 20.0, what: str = "the condition") -> None:
+    end = time.monotonic() + timeout
+    while not cond():
+        assert time.monotonic() < end, f"{what} did not hold within {timeout}s"
+        await asyncio.sleep(0.01)
+
+
+def test_presence_and_the_autopilot_across_processes(
+    postgres_url: str, private_redis: PrivateRedis
+) -> None:
+    """A player connected to one process is present for the other too (no takeover
+    there); once they leave, exactly one takeover is logged, and coming back through
+    the other process logs exactly one hand-back."""
+
+    async def main() -> None:
+        a, b = await _services(2, postgres_url, private_redis.url, away_grace_s=0.4)
+        try:
+            game = await a.create({"players": 2, "seats": [HUMAN, HUMAN], "seed": 2})
+            la, lb = await a.get(game["id"]), await b.get(game["id"])
+            assert la.state.current_player == 0
+            await a.connected(la, 0)
+            await _until(lambda: lb.conns.get(0) == 1 and 0 in lb.joined, what="shared presence")
+            assert lb.presence()["players"][0] == {"seat": 0, "connected": True, "joined": True}
+            await asyncio.sleep(1.2)  # three graces: present on A, so B must not take over
+            assert la.version == lb.version == 0 and not la.autopilot and not lb.autopilot
+            a.disconnected(la, 0)
+            await _until(lambda: 0 in la.autopilot and 0 in lb.autopilot, what="the takeover")
+            await _until(lambda: la.state.current_player == 1 == lb.state.current_player)
+            await b.connected(lb, 0)  # back, through the other process
+            await _until(lambda: not la.autopilot and not lb.autopilot, what="the hand-back")
+            await _until(lambda: la.version == lb.version)
+            kinds = [e.kind for e in a.storage.load_game(game["id"]).log]  # type: ignore[union-attr]
+            assert kinds.count("takeover") == 1 and kinds.count("handback") == 1, kinds
+            assert la.encoded(None)[0] == lb.encoded(None)[0]
+        finally:
+            await _close([a, b])
+
+    asyncio.run(main())
 
 
 def test_two_processes_race_over_http(servers: Any) -> None:
@@ -220,6 +269,7 @@ def test_two_processes_one_table(servers: Any) -> None:
         _wait(lambda: both_connected(a) and both_connected(b), what="shared presence")
 
         rng = random.Random(3)
+        undos = 0
         for _ in range(400):
 
             def settled() -> Any:
@@ -246,6 +296,10 @@ def test_two_processes_one_table(servers: Any) -> None:
                         "action": rng.choice(w0.latest()["legal_actions"]),
                     }
                 )  # type: ignore[index]
+            elif states[1]["can_undo"] and undos < 3:  # an undo crosses too
+                r = b.http.post(f"/api/games/{gid}/undo?token={tok[1]}", json={"version": v})
+                assert r.status_code == 200, r.text
+                undos += 1
             else:
                 legal = states[1]["legal_actions"]
                 r = b.act(gid, tok[1], v, rng.choice(legal))
@@ -264,6 +318,7 @@ def test_two_processes_one_table(servers: Any) -> None:
         # Every socket got every event once, in order: the same list everywhere.
         assert w0.events == w1.events == ws.events
         assert w0.events[-len(final["events"]) :] == final["events"]
+        assert undos == 3
         versions = [e["version"] for e in w0.events]
         assert versions == sorted(versions)
     finally:
