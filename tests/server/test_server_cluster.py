@@ -22,7 +22,7 @@ from erebus.server.cluster import ClusterUnsupported, make_cluster
 from erebus.server.errors import ApiError
 from erebus.server.service import GameService
 from erebus.server.settings import Settings
-from erebus.server.storage import StaleVersion, Storage
+from erebus.server.storage import DatabaseInUse, StaleVersion, Storage
 
 HUMAN = {"kind": "human"}
 EASY = {"kind": "bot", "level": "easy"}
@@ -105,6 +105,23 @@ def test_the_database_takes_one_row_per_version(postgres_url: str) -> None:
     finally:
         a.close()
         b.close()
+
+
+def test_a_lone_server_and_a_cluster_exclude_each_other(postgres_url: str) -> None:
+    lone = Storage(postgres_url)
+    try:
+        with pytest.raises(DatabaseInUse, match="running alone"):
+            Storage(postgres_url, exclusive=False)
+    finally:
+        lone.close()
+    members = [Storage(postgres_url, exclusive=False) for _ in range(2)]
+    try:
+        with pytest.raises(DatabaseInUse, match="REDIS_URL"):
+            Storage(postgres_url)
+    finally:
+        for m in members:
+            m.close()
+    Storage(postgres_url).close()  # free again
 
 
 def test_two_services_race_for_one_version(postgres_url: str, private_redis: PrivateRedis) -> None:

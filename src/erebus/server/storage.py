@@ -21,8 +21,10 @@ start (:class:`DatabaseInUse`): an OS file lock on ``<database file>.lock`` for 
 a session-level advisory lock for PostgreSQL (keyed on the database and the current
 schema, held on a connection of its own).  The exception is a cluster
 (:mod:`erebus.server.cluster`, ``REDIS_URL`` on PostgreSQL): its processes open the
-storage with ``exclusive=False`` and keep their caches in step through Redis and the
-log itself; the unique ``(game_id, index)`` of the log keeps one writer per version.
+storage with ``exclusive=False``, hold the same advisory lock *shared* (so a lone
+server and a cluster never run on one database together), and keep their caches in
+step through Redis and the log itself; the unique ``(game_id, index)`` of the log
+keeps one writer per version.
 """
 
 from __future__ import annotations
@@ -203,11 +205,12 @@ class _WriterLock:
     # The first key of PostgreSQL's two-key advisory locks: "erebus" (any constant will do).
     PG_CLASS = 0x65726562
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, shared: bool = False) -> None:
         self._file: Any = None
         self._conn: Connection | None = None
+        self.shared = shared
         url = engine.url
-        if engine.dialect.name == "sqlite":
+        if engine.dialect.name == "sqlite" and not shared:
             path = self._sqlite_path(url.database)
             if path is not None:
                 self._lock_file(path)
@@ -248,8 +251,11 @@ class _WriterLock:
             where = conn.execute(
                 text("SELECT current_database() || '.' || coalesce(current_schema(), '')")
             ).scalar_one()
+            # A cluster's processes hold it shared: they exclude a lone server, and
+            # a lone server excludes them.
+            fn = "pg_try_advisory_lock_shared" if self.shared else "pg_try_advisory_lock"
             got = conn.execute(
-                text("SELECT pg_try_advisory_lock(:k, hashtext(:w))"),
+                text(f"SELECT {fn}(:k, hashtext(:w))"),
                 {"k": self.PG_CLASS, "w": where},
             ).scalar_one()
             conn.commit()  # the lock is the session's: it outlives the transaction
@@ -258,9 +264,15 @@ class _WriterLock:
             raise
         if not got:
             conn.close()
+            if self.shared:
+                raise DatabaseInUse(
+                    f"the database {where} is in use by an erebus server running alone "
+                    "(without REDIS_URL); stop it before starting a cluster's processes"
+                )
             raise DatabaseInUse(
                 f"the database {where} is in use by another erebus server (its advisory "
-                "lock is held); one server process per database: stop the other one first"
+                "lock is held); one server process per database (or several, each with "
+                "REDIS_URL): stop the other one first"
             )
         self._conn = conn
 
@@ -297,13 +309,6 @@ def _action_json(game_id: str, row: Any) -> dict[str, Any]:
     return data
 
 
-class _NoLock:
-    """A cluster's processes share their database (no writer lock)."""
-
-    def release(self) -> None:
-        pass
-
-
 _CHAT_COLUMNS = (
     ChatRow.seat,
     ChatRow.name,
@@ -324,9 +329,7 @@ class Storage:
         self.engine = make_engine(self.url)
         try:
             # Before the migrations: a second process must not touch the schema either.
-            self._writer_lock: _WriterLock | _NoLock = (
-                _WriterLock(self.engine) if exclusive else _NoLock()
-            )
+            self._writer_lock = _WriterLock(self.engine, shared=not exclusive)
         except BaseException:
             self.engine.dispose()
             raise
