@@ -239,6 +239,32 @@ def test_presence_and_the_autopilot_across_processes(
     asyncio.run(main())
 
 
+def test_a_lost_notice_is_made_up_by_the_check(
+    postgres_url: str, private_redis: PrivateRedis, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A notice that never arrives (both processes stayed connected): the periodic
+    comparison with the database catches the game up anyway."""
+    from erebus.server import replicas
+
+    monkeypatch.setattr(replicas, "CHECK_TICKS", 1)
+
+    async def main() -> None:
+        a, b = await _services(2, postgres_url, private_redis.url)
+        try:
+            game = await a.create({"players": 2, "seats": [HUMAN, HUMAN], "seed": 2})
+            la, lb = await a.get(game["id"]), await b.get(game["id"])
+            await _until(lambda: not b._syncers, what="b settling")
+            b._notice = lambda *_args: None  # type: ignore[method-assign]
+            action = la.payload(0)["legal_actions"][0]
+            await a.act(la, 0, 0, action)
+            await _until(lambda: lb.version == 1, timeout=10, what="the check catching up")
+            assert la.encoded(None)[0] == lb.encoded(None)[0]
+        finally:
+            await _close([a, b])
+
+    asyncio.run(main())
+
+
 def test_two_processes_race_over_http(servers: Any) -> None:
     a, b = servers(), servers()
     game = _create(a, [HUMAN, HUMAN])

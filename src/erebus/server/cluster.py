@@ -55,6 +55,7 @@ LEASE_MS = 4000  # the bots' lease lives this long unless renewed
 RENEW_S = 1.0  # the holder renews it this often
 ALIVE_MS = 5000  # a process's presence entries count while its alive key lives
 TICK_S = 1.0  # heartbeat, orphaned bot turns, dead processes' presence
+CHECK_TICKS = 10  # every this many ticks, compare the games held with the database
 RETRY_S = (0.05, 0.2, 0.5, 1.0)  # pauses between attempts to reach Redis again
 # After a failed command, requests (rate limits) and bot turns (the lease) stop asking
 # Redis until the heartbeat reaches it again, at most this long: no request waits on

@@ -23,7 +23,7 @@ import time
 from collections.abc import Iterable
 
 from erebus.server.base import ServiceBase
-from erebus.server.cluster import RENEW_S, TICK_S
+from erebus.server.cluster import CHECK_TICKS, RENEW_S, TICK_S
 from erebus.server.settings import Settings
 from erebus.server.storage import DamagedRecord, LogEntry, Storage
 from erebus.server.table import AUTOPILOT_ROWS, LiveGame, chat_message
@@ -240,14 +240,33 @@ class Replicas(ServiceBase):
                 log.warning("cluster: renewing the bots' lease of %s failed (%s)", game_id, exc)
 
     async def _tick(self) -> None:
-        """Bot turns nobody plays (a holder died), dead processes' sockets."""
+        """Bot turns nobody plays (a holder died), dead processes' sockets, and now
+        and then a check that no game held is behind the database."""
+        ticks = 0
         while not self._closing:
             await asyncio.sleep(TICK_S)
+            ticks += 1
             try:
                 for live in list(self._games.values()):
                     if live.is_bot_turn() and (live.bot_task is None or live.bot_task.done()):
                         self._kick_bots(live)
                     if any(live.remote_conns.values()):
                         self._schedule(live.id, "presence")
+                if ticks % CHECK_TICKS == 0:
+                    await self._check_versions()
             except Exception:
                 log.exception("cluster: the tick failed")
+
+    async def _check_versions(self) -> None:
+        """Catch up on every game held that the database has moved past: a notice
+        lost between two processes that both stayed connected to Redis costs at
+        most this delay.  One query per 500 games."""
+        ids = [gid for gid, g in self._games.items() if not g.state.is_over]
+        for i in range(0, len(ids), 500):
+            chunk = ids[i : i + 500]
+            stored = await asyncio.to_thread(self.storage.versions, chunk)
+            for gid in chunk:
+                live = self._games.get(gid)
+                if live is not None and stored.get(gid, 0) > live.version:
+                    log.warning("cluster: game %s was behind the database; caught up", gid)
+                    self._schedule(gid, "log")

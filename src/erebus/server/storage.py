@@ -50,6 +50,7 @@ from sqlalchemy import (
     Text,
     create_engine,
     event,
+    func,
     insert,
     select,
     text,
@@ -549,6 +550,19 @@ class Storage:
                 .order_by(ChatRow.id)
             ).all()
         return [_chat_entry(r) for r in rows]
+
+    def versions(self, game_ids: list[str]) -> dict[str, int]:
+        """The stored version (rows in the log) of each of these games that has rows:
+        one query, for a cluster's check that no notice was missed."""
+        if not game_ids:
+            return {}
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(ActionRow.game_id, func.max(ActionRow.index))
+                .where(ActionRow.game_id.in_(game_ids))
+                .group_by(ActionRow.game_id)
+            ).all()
+        return {str(g): int(m) + 1 for g, m in rows if m is not None}
 
     def log_since(self, game_id: str, index: int) -> tuple[list[LogEntry], str | None]:
         """(the log rows from ``index`` on, the game's rematch): what a cluster's
