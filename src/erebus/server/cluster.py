@@ -418,6 +418,7 @@ class SharedBuckets(TokenBuckets):
         super().__init__(rate, burst)
         self.cluster = cluster
         self.name = name
+        self.shared = cluster.shared
 
     async def take_async(self, key: str) -> float:
         """:meth:`TokenBuckets.take`, shared: 0.0 if there was a token, else the wait."""

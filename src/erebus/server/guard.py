@@ -121,6 +121,13 @@ class TokenBuckets:
         self.max_keys = max_keys
         self._buckets: dict[str, tuple[float, float]] = {}  # key -> (tokens, when)
 
+    #: Kept elsewhere (a cluster's Redis): ask with :meth:`take_async`.
+    shared = False
+
+    async def take_async(self, key: str) -> float:
+        """:meth:`take`, where the buckets may live in another process."""
+        return self.take(key)
+
     def take(self, key: str, now: float | None = None) -> float:
         """Take a token: 0.0 if there was one, else the seconds until there is."""
         if self.rate <= 0:
@@ -173,8 +180,6 @@ class RateLimit:
         self.app = app
         self.buckets = buckets
         self.prefixes = prefixes
-        # Buckets shared by a cluster's processes (erebus.server.cluster) answer async.
-        self._shared = getattr(buckets, "take_async", None)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         kind = scope["type"]
@@ -183,10 +188,10 @@ class RateLimit:
         ):
             await self.app(scope, receive, send)
             return
-        if self._shared is None:
-            wait = self.buckets.take(client_address(scope))
+        if self.buckets.shared:  # a cluster's (erebus.server.cluster): in Redis
+            wait = await self.buckets.take_async(client_address(scope))
         else:
-            wait = await self._shared(client_address(scope))
+            wait = self.buckets.take(client_address(scope))
         if not wait:
             await self.app(scope, receive, send)
             return
