@@ -303,8 +303,13 @@ def serve(
         int | None,
         typer.Option(help="Hints computed per seat of a game a minute (0: no limit; 20)."),
     ] = None,
+    bot_delay: Annotated[
+        float | None,
+        typer.Option(help="Seconds a bot waits before each move, so people can follow (0)."),
+    ] = None,
 ) -> None:
-    """Run the web server: lobby, seats and play in the browser."""
+    """Run the web server: lobby, seats and play in the browser.  With $REDIS_URL
+    (and a PostgreSQL database), one of several processes serving the same games."""
     from erebus.server.run import run_server, server_settings
 
     settings = server_settings(
@@ -316,6 +321,7 @@ def serve(
         hint_iterations=hint_iterations,
         review_iterations=review_iterations,
         hints_per_minute=hints_per_minute,
+        bot_delay_s=bot_delay,
     )
     raise typer.Exit(run_server(host, port, db, settings))
 

@@ -32,8 +32,10 @@ from typing import Any
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from sqlalchemy.engine import make_url
 
 from erebus.server import inputs
+from erebus.server.cluster import ClusterUnsupported, SharedBuckets, make_cluster
 from erebus.server.errors import ApiError
 from erebus.server.guard import (
     GuardedFastAPI,
@@ -49,7 +51,7 @@ from erebus.server.lobby import catalog
 from erebus.server.replay import ReplayCache
 from erebus.server.service import GameService
 from erebus.server.settings import Settings
-from erebus.server.storage import Storage
+from erebus.server.storage import Storage, resolve_db_url
 from erebus.server.table import LiveGame, Subscriber
 
 log = logging.getLogger("erebus.server")
@@ -124,21 +126,35 @@ def docs_assets() -> Path | None:
 
 def create_app(db_url: str | None = None, settings: Settings | None = None) -> FastAPI:
     install_log_filter()
-    storage = Storage(db_url)
+    cluster = make_cluster((settings or Settings()).redis_url)
+    if cluster.shared and make_url(resolve_db_url(db_url)).get_backend_name() != "postgresql":
+        raise ClusterUnsupported(
+            "REDIS_URL is set, but several server processes need a PostgreSQL database "
+            "(DATABASE_URL=postgresql+psycopg://…); unset REDIS_URL for one process on SQLite"
+        )
+    # A cluster's processes share the database; alone, a process holds it.
+    storage = Storage(db_url, exclusive=not cluster.shared)
     service = GameService(storage, settings)
+    service.cluster = cluster
     st = service.settings
-    creations = TokenBuckets(st.create_per_minute / 60.0, st.create_per_minute)
+    creations = SharedBuckets(cluster, "create", st.create_per_minute / 60.0, st.create_per_minute)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        await service.start_cluster()
         try:
             yield
         finally:
             await service.close()
+            await service.stop_cluster()
             storage.close()
 
     app = GuardedFastAPI(title="erebus", lifespan=lifespan, docs_url=None, redoc_url=None)
-    app.api_buckets = TokenBuckets(st.api_rate, st.api_burst)
+    app.api_buckets = (
+        SharedBuckets(cluster, "api", st.api_rate, st.api_burst)
+        if cluster.shared
+        else TokenBuckets(st.api_rate, st.api_burst)
+    )
     app.state.service = service
     app.state.storage = storage
 
@@ -158,7 +174,7 @@ def create_app(db_url: str | None = None, settings: Settings | None = None) -> F
     async def create_game(request: Request) -> JSONResponse:
         body = await _read_json(request)
         inputs.check_create(body)
-        wait = creations.take(client_address(request.scope))
+        wait = await creations.take_async(client_address(request.scope))
         if wait:
             raise RateLimited(
                 wait,

@@ -36,6 +36,8 @@ class Autopilot(ServiceBase):
             await self._write(self.storage.set_joined, live.id, seat)
             live.joined.add(seat)
             live.notify(live.presence())
+            if self.cluster.shared:
+                self._share_presence(live)
         live.last_seen[seat] = time.monotonic()
 
     async def _check_and_hand_back(self, live: LiveGame, seat: int, version: int) -> None:
@@ -68,6 +70,8 @@ class Autopilot(ServiceBase):
         if seat is None:
             return
         live.conns[seat] = live.conns.get(seat, 0) + 1
+        if self.cluster.shared:
+            self._share_presence(live)
         if live.conns[seat] == 1 and seat in live.joined:
             live.notify(live.presence())  # (a first join tells them in _present)
         try:
@@ -81,6 +85,8 @@ class Autopilot(ServiceBase):
         if seat is None:
             return
         live.conns[seat] = max(0, live.conns.get(seat, 0) - 1)
+        if self.cluster.shared:
+            self._share_presence(live)
         if not live.conns[seat]:
             live.last_seen[seat] = time.monotonic()
             live.notify(live.presence())

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
+from erebus.server.cluster import Cluster
 from erebus.server.errors import ApiError
 from erebus.server.residency import Residency
 from erebus.server.settings import Settings
@@ -34,6 +35,8 @@ class ServiceBase(ABC):
         st = self.settings
         self.residency = Residency(st.abandon_after_s, st.evict_after_s, st.max_idle_games)
         self._closing = False
+        # The other processes of a deployment (erebus.server.cluster); alone by default.
+        self.cluster: Cluster = Cluster()
         # Writes: on the event loop where the storage says they are quick (SQLite: an
         # append to its log, ~0.2 ms, cheaper than two thread hops and the GIL
         # hand-overs they cost), else on a few threads of their own.
@@ -64,8 +67,15 @@ class ServiceBase(ABC):
                 self.storage.append_action, live.id, live.version, seat, data, over, kind, undoes
             )
         except StaleVersion as exc:
+            if self.cluster.shared:  # another process won: take its rows, then say so
+                await self._catch_up_locked(live)
+                raise ApiError(
+                    409, f"the game moved on elsewhere; it is at version {live.version}"
+                ) from exc
             self._forget(live.id)
             raise ApiError(409, "the game moved on; reload it") from exc
+        if self.cluster.shared:
+            self.cluster.changed(live.id)
 
     async def _commit(
         self, live: LiveGame, seat: int, action: Any, kind: str = "action", push: bool = True
@@ -104,3 +114,21 @@ class ServiceBase(ABC):
     @abstractmethod
     def _kick_bots(self, live: LiveGame) -> None:
         """Start the bots if one is to move: the bot runner's."""
+
+    @abstractmethod
+    async def _run_bots(self, live: LiveGame) -> None:
+        """Play the bots' consecutive moves: the bot runner's."""
+
+    # The cluster's (erebus.server.replicas), called only when ``cluster.shared``.
+
+    @abstractmethod
+    async def _catch_up_locked(self, live: LiveGame) -> bool:
+        """Under the lock: apply the rows other processes stored after ``live.version``."""
+
+    @abstractmethod
+    async def _leased_bots(self, live: LiveGame) -> None:
+        """The bots' turns, where this process holds the game's bot lease."""
+
+    @abstractmethod
+    def _share_presence(self, live: LiveGame) -> None:
+        """Tell the other processes this one's sockets of ``live`` changed."""

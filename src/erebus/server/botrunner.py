@@ -49,7 +49,8 @@ class BotRunner(ServiceBase):
             return
         if live.bot_task is not None and not live.bot_task.done():
             return
-        live.bot_task = asyncio.get_running_loop().create_task(self._run_bots(live))
+        run = self._leased_bots(live) if self.cluster.shared else self._run_bots(live)
+        live.bot_task = asyncio.get_running_loop().create_task(run)
 
     def _spec(self, live: LiveGame, seat: int) -> BotSpec:
         level = live.record.seats[seat].level or live.record.options.get(

@@ -121,6 +121,13 @@ class TokenBuckets:
         self.max_keys = max_keys
         self._buckets: dict[str, tuple[float, float]] = {}  # key -> (tokens, when)
 
+    #: Kept elsewhere (a cluster's Redis): ask with :meth:`take_async`.
+    shared = False
+
+    async def take_async(self, key: str) -> float:
+        """:meth:`take`, where the buckets may live in another process."""
+        return self.take(key)
+
     def take(self, key: str, now: float | None = None) -> float:
         """Take a token: 0.0 if there was one, else the seconds until there is."""
         if self.rate <= 0:
@@ -181,7 +188,10 @@ class RateLimit:
         ):
             await self.app(scope, receive, send)
             return
-        wait = self.buckets.take(client_address(scope))
+        if self.buckets.shared:  # a cluster's (erebus.server.cluster): in Redis
+            wait = await self.buckets.take_async(client_address(scope))
+        else:
+            wait = self.buckets.take(client_address(scope))
         if not wait:
             await self.app(scope, receive, send)
             return

@@ -255,6 +255,8 @@ class Lobby(ServiceBase):
                     new_id = fresh.rematch_id or new_id
                 live.rematch_id = new_id
                 live.notify(None)
+                if self.cluster.shared:
+                    self.cluster.changed(live.id)
         new = await self.get(new_id)
         return {
             "id": new_id,

@@ -9,21 +9,26 @@ import sys
 from typing import Any
 
 from erebus.server.app import create_app, install_log_filter
+from erebus.server.cluster import ClusterUnsupported
 from erebus.server.guard import origins_from_env
 from erebus.server.inputs import MAX_BODY
 from erebus.server.settings import Settings
 from erebus.server.storage import DatabaseInUse
 
 ORIGINS_ENV = "EREBUS_ALLOWED_ORIGINS"
+REDIS_ENV = "REDIS_URL"
 
 
 def server_settings(allow_origins: list[str] | None = None, **limits: Any) -> Settings:
     """The settings of ``erebus serve``: bot workers for this machine, the origins
-    of ``$EREBUS_ALLOWED_ORIGINS`` and ``--allow-origin``, and the limits given on the
-    command line (None: the default of :class:`Settings`)."""
+    of ``$EREBUS_ALLOWED_ORIGINS`` and ``--allow-origin``, the cluster's Redis of
+    ``$REDIS_URL`` (unless given), and the limits given on the command line (None:
+    the default of :class:`Settings`)."""
     origins = (*origins_from_env(os.environ.get(ORIGINS_ENV)), *(allow_origins or ()))
     given = {k: v for k, v in limits.items() if v is not None}
     names = {f.name for f in dataclasses.fields(Settings)}
+    if "redis_url" not in given and os.environ.get(REDIS_ENV):
+        given["redis_url"] = os.environ[REDIS_ENV]
     unknown = set(given) - names
     if unknown:
         raise TypeError(f"unknown settings: {', '.join(sorted(unknown))}")
@@ -41,7 +46,10 @@ def run_server(
 
     try:
         app = create_app(db_url, settings or server_settings())
-    except DatabaseInUse as exc:  # another server holds the database: say so, no traceback
+    except (
+        DatabaseInUse,
+        ClusterUnsupported,
+    ) as exc:  # another server holds the database: say so, no traceback
         print(f"erebus serve: {exc}", file=sys.stderr, flush=True)
         return 1
     config = uvicorn.Config(

@@ -42,10 +42,10 @@ from erebus.server.autopilot import Autopilot
 from erebus.server.botrunner import BotRunner
 from erebus.server.errors import ApiError
 from erebus.server.lobby import NAME_MAX, Lobby
+from erebus.server.replicas import Replicas, replay_rows
 from erebus.server.settings import Settings
 from erebus.server.storage import DamagedRecord, Storage
 from erebus.server.table import (
-    AUTOPILOT_ROWS,
     CHAT_HISTORY,
     GAME_OPTIONS,
     RECENT_EVENTS,
@@ -71,7 +71,7 @@ _OFF_TURN = {
 log = logging.getLogger("erebus.server")
 
 
-class GameService(Lobby, Autopilot, BotRunner, Advice):
+class GameService(Lobby, Autopilot, BotRunner, Advice, Replicas):
     def __init__(self, storage: Storage, settings: Settings | None = None) -> None:
         super().__init__(storage, settings)
         self._load_lock = asyncio.Lock()
@@ -129,6 +129,8 @@ class GameService(Lobby, Autopilot, BotRunner, Advice):
             self._games[game_id] = live
             self.residency.touch(game_id, now)
             self._rearm(live)
+            if self.cluster.shared:
+                self._held(game_id)
         self._kick_bots(live)  # e.g. the server stopped during a bot's turn
         return live
 
@@ -150,25 +152,11 @@ class GameService(Lobby, Autopilot, BotRunner, Advice):
             for a in record.actions:
                 live.add_events(live.version + 1, state.apply(a))
                 live.version += 1
-        for e in record.log:
-            try:
-                if e.kind == "undo":
-                    if e.undoes is None:
-                        raise ValueError("an undo row names no action")
-                    live.publish_undo(e.seat, e.undoes)
-                elif e.kind in AUTOPILOT_ROWS:
-                    if not (0 <= e.seat < len(names) and record.seats[e.seat].kind == "human"):
-                        raise ValueError(f"seat {e.seat} is no human seat")
-                    live.publish_autopilot(e.seat, e.kind, e.action)
-                else:
-                    new = live.state.clone()
-                    events = new.apply(e.action)
-                    live.publish_action(e.seat, e.kind, new, events)
-            except Exception as exc:  # whatever the engine raises on a row it cannot take
-                reason = str(exc) or type(exc).__name__
-                raise DamagedRecord(game_id, e.index, reason) from exc
+        replay_rows(live, record.log)
         live.rematch_id = record.rematch_id
-        live.chat.extend(chat_message(c) for c in self.storage.recent_chat(game_id, CHAT_HISTORY))
+        chat = self.storage.recent_chat(game_id, CHAT_HISTORY)
+        live.chat.extend(chat_message(c) for c in chat)
+        live.chat_id = max((c.id or 0 for c in chat), default=0)
         return live
 
     # ------------------------------------------------------------ actions
@@ -202,6 +190,8 @@ class GameService(Lobby, Autopilot, BotRunner, Advice):
         seat = self._check_version(seat, version, verb)
         await self._present(live, seat)
         async with live.lock:
+            if self.cluster.shared and version > live.version:
+                await self._catch_up_locked(live)  # the player saw it on another process
             await self._check_and_hand_back(live, seat, version)
             self._check_turn(live, seat, verb)
             yield seat
@@ -321,6 +311,10 @@ class GameService(Lobby, Autopilot, BotRunner, Advice):
         entry = await self._write(
             self.storage.append_chat, live.id, seat, live.names[seat], text, live.version
         )
+        if self.cluster.shared:  # in row order, as every other process shows it
+            self.cluster.changed(live.id, "chat")
+            await self._catch_up_chat(live)
+            return
         msg = chat_message(entry)
         live.chat.append(msg)
         live.notify(msg)

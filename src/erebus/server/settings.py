@@ -36,3 +36,6 @@ class Settings:
     hint_iterations: int = 300
     review_iterations: int = 80
     hints_per_minute: int = 20  # hints computed per seat of a game a minute (0: no limit)
+    # Several processes on one PostgreSQL database (erebus.server.cluster): the Redis
+    # they share (``erebus serve`` reads $REDIS_URL).  None: this process alone.
+    redis_url: str | None = None

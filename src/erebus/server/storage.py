@@ -19,8 +19,12 @@ memory (:mod:`erebus.server.service`), so two processes writing the same games w
 diverge.  :class:`Storage` takes a lock held for its life and a second one refuses to
 start (:class:`DatabaseInUse`): an OS file lock on ``<database file>.lock`` for SQLite,
 a session-level advisory lock for PostgreSQL (keyed on the database and the current
-schema, held on a connection of its own).  Until the server can scale out, run one
-process per database.
+schema, held on a connection of its own).  The exception is a cluster
+(:mod:`erebus.server.cluster`, ``REDIS_URL`` on PostgreSQL): its processes open the
+storage with ``exclusive=False``, hold the same advisory lock *shared* (so a lone
+server and a cluster never run on one database together), and keep their caches in
+step through Redis and the log itself; the unique ``(game_id, index)`` of the log
+keeps one writer per version.
 """
 
 from __future__ import annotations
@@ -46,6 +50,7 @@ from sqlalchemy import (
     Text,
     create_engine,
     event,
+    func,
     insert,
     select,
     text,
@@ -159,6 +164,7 @@ class ChatEntry:
     text: str
     created: datetime
     version: int | None = None
+    id: int | None = None  # the row's id (a cluster catches up on the lines after it)
 
 
 def _now() -> datetime:
@@ -200,11 +206,12 @@ class _WriterLock:
     # The first key of PostgreSQL's two-key advisory locks: "erebus" (any constant will do).
     PG_CLASS = 0x65726562
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, shared: bool = False) -> None:
         self._file: Any = None
         self._conn: Connection | None = None
+        self.shared = shared
         url = engine.url
-        if engine.dialect.name == "sqlite":
+        if engine.dialect.name == "sqlite" and not shared:
             path = self._sqlite_path(url.database)
             if path is not None:
                 self._lock_file(path)
@@ -245,8 +252,11 @@ class _WriterLock:
             where = conn.execute(
                 text("SELECT current_database() || '.' || coalesce(current_schema(), '')")
             ).scalar_one()
+            # A cluster's processes hold it shared: they exclude a lone server, and
+            # a lone server excludes them.
+            fn = "pg_try_advisory_lock_shared" if self.shared else "pg_try_advisory_lock"
             got = conn.execute(
-                text("SELECT pg_try_advisory_lock(:k, hashtext(:w))"),
+                text(f"SELECT {fn}(:k, hashtext(:w))"),
                 {"k": self.PG_CLASS, "w": where},
             ).scalar_one()
             conn.commit()  # the lock is the session's: it outlives the transaction
@@ -255,9 +265,15 @@ class _WriterLock:
             raise
         if not got:
             conn.close()
+            if self.shared:
+                raise DatabaseInUse(
+                    f"the database {where} is in use by an erebus server running alone "
+                    "(without REDIS_URL); stop it before starting a cluster's processes"
+                )
             raise DatabaseInUse(
                 f"the database {where} is in use by another erebus server (its advisory "
-                "lock is held); one server process per database: stop the other one first"
+                "lock is held); one server process per database (or several, each with "
+                "REDIS_URL): stop the other one first"
             )
         self._conn = conn
 
@@ -294,13 +310,27 @@ def _action_json(game_id: str, row: Any) -> dict[str, Any]:
     return data
 
 
+_CHAT_COLUMNS = (
+    ChatRow.seat,
+    ChatRow.name,
+    ChatRow.text,
+    ChatRow.created,
+    ChatRow.version,
+    ChatRow.id,
+)
+
+
+def _chat_entry(r: Any) -> ChatEntry:
+    return ChatEntry(r.seat, r.name, r.text, _utc(r.created), r.version, r.id)
+
+
 class Storage:
-    def __init__(self, db_url: str | None = None) -> None:
+    def __init__(self, db_url: str | None = None, exclusive: bool = True) -> None:
         self.url = resolve_db_url(db_url)
         self.engine = make_engine(self.url)
         try:
             # Before the migrations: a second process must not touch the schema either.
-            self._writer_lock = _WriterLock(self.engine)
+            self._writer_lock = _WriterLock(self.engine, shared=not exclusive)
         except BaseException:
             self.engine.dispose()
             raise
@@ -473,9 +503,9 @@ class Storage:
         self, game_id: str, seat: int | None, name: str, text: str, version: int | None = None
     ) -> ChatEntry:
         """Commit one chat line (posted at game version ``version``) and return it."""
-        entry = ChatEntry(seat, name, text, _now(), version)
+        created = _now()
         with self.engine.begin() as conn:
-            conn.execute(
+            res = conn.execute(
                 _INSERT_CHAT,
                 {
                     "game_id": game_id,
@@ -483,10 +513,11 @@ class Storage:
                     "name": name,
                     "text": text,
                     "version": version,
-                    "created": entry.created,
+                    "created": created,
                 },
             )
-        return entry
+            key = res.inserted_primary_key
+        return ChatEntry(seat, name, text, created, version, key[0] if key else None)
 
     def set_joined(self, game_id: str, seat: int) -> None:
         """Record that the seat's player has connected (or acted): from now on a bot
@@ -502,14 +533,60 @@ class Storage:
         """The newest ``limit`` chat lines of a game, oldest first."""
         with self.engine.connect() as conn:
             rows = conn.execute(
-                select(ChatRow.seat, ChatRow.name, ChatRow.text, ChatRow.created, ChatRow.version)
+                select(*_CHAT_COLUMNS)
                 .where(ChatRow.game_id == game_id)
                 .order_by(ChatRow.id.desc())
                 .limit(limit)
             ).all()
-        return [
-            ChatEntry(r.seat, r.name, r.text, _utc(r.created), r.version) for r in reversed(rows)
+        return [_chat_entry(r) for r in reversed(rows)]
+
+    def chat_since(self, game_id: str, after_id: int) -> list[ChatEntry]:
+        """The chat lines of a game stored after row ``after_id``, oldest first (a
+        cluster's process catching up on lines another one stored)."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(*_CHAT_COLUMNS)
+                .where(ChatRow.game_id == game_id, ChatRow.id > after_id)
+                .order_by(ChatRow.id)
+            ).all()
+        return [_chat_entry(r) for r in rows]
+
+    def versions(self, game_ids: list[str]) -> dict[str, int]:
+        """The stored version (rows in the log) of each of these games that has rows:
+        one query, for a cluster's check that no notice was missed."""
+        if not game_ids:
+            return {}
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(ActionRow.game_id, func.max(ActionRow.index))
+                .where(ActionRow.game_id.in_(game_ids))
+                .group_by(ActionRow.game_id)
+            ).all()
+        return {str(g): int(m) + 1 for g, m in rows if m is not None}
+
+    def log_since(self, game_id: str, index: int) -> tuple[list[LogEntry], str | None]:
+        """(the log rows from ``index`` on, the game's rematch): what a cluster's
+        process that holds the game at version ``index`` has missed."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(
+                    ActionRow.index.label("idx"),
+                    ActionRow.seat,
+                    ActionRow.kind,
+                    sql_cast(ActionRow.action, Text).label("action"),
+                    ActionRow.undoes,
+                )
+                .where(ActionRow.game_id == game_id, ActionRow.index >= index)
+                .order_by(ActionRow.index)
+            ).all()
+            rematch = conn.execute(
+                select(GameRow.rematch_id).where(GameRow.id == game_id)
+            ).scalar_one_or_none()
+        log = [
+            LogEntry(a.idx, a.seat, a.kind or "action", _action_json(game_id, a), a.undoes)
+            for a in rows
         ]
+        return log, rematch
 
     def set_rematch(self, game_id: str, rematch_id: str) -> bool:
         """Record the rematch once; False if another one was recorded first."""

@@ -171,6 +171,10 @@ class LiveGame:
     _shared: dict[str, Any] = field(default_factory=dict)
     # The game's spec (``get_game(record.game)``), set when the game is loaded.
     spec: GameSpec | None = None
+    # A cluster (erebus.server.replicas): the id of the newest chat row held, and the
+    # other processes' open WebSockets per seat (counted in ``conns`` too).
+    chat_id: int = 0
+    remote_conns: dict[int, int] = field(default_factory=dict)
 
     @property
     def id(self) -> str:
