@@ -33,7 +33,7 @@ from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
-from erebus.server import inputs
+from erebus.server import inputs, trace
 from erebus.server.errors import ApiError
 from erebus.server.guard import (
     GuardedFastAPI,
@@ -136,6 +136,8 @@ def create_app(db_url: str | None = None, settings: Settings | None = None) -> F
         finally:
             await service.close()
             storage.close()
+            if trace.TRACER is not None:
+                trace.TRACER.dump()
 
     app = GuardedFastAPI(title="erebus", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.api_buckets = TokenBuckets(st.api_rate, st.api_burst)
@@ -340,10 +342,17 @@ async def _send_state(ws: WebSocket, live: LiveGame, sub: Subscriber) -> None:
     if sub.sending:
         return
     sub.sending = True
+    tracer = trace.TRACER
     try:
         while sub.sent_key != (key := live.push_key()):
             version = live.version
-            await ws.send_text(live.encoded(sub.seat, sub.sent_version)[1])
+            t = trace.now() if tracer else None
+            text = live.encoded(sub.seat, sub.sent_version)[1]
+            if tracer and t:
+                tracer.add("encode", *t, live.id, f"v{version}")
+            await ws.send_text(text)
+            if tracer and t:
+                tracer.add("push", *t, live.id, f"v{version} {len(text)} B")
             sub.sent_version, sub.sent_key = version, key
     finally:
         sub.sending = False
@@ -393,6 +402,7 @@ async def _receiver(ws: WebSocket, service: GameService, live: LiveGame, sub: Su
             return
         if msg["type"] == "websocket.disconnect":
             return
+        t = trace.now() if trace.TRACER else None
         raw = msg.get("text")
         if raw is None and msg.get("bytes") is not None:
             raw = msg["bytes"]
@@ -443,3 +453,5 @@ async def _receiver(ws: WebSocket, service: GameService, live: LiveGame, sub: Su
         except Exception:  # a bug, not the client's fault: keep the socket, say so
             log.exception("WebSocket message failed in game %s", live.id)
             await error(500, "the server failed on this message")
+        if trace.TRACER and t:
+            trace.TRACER.add("msg", *t, live.id, f"{data.get('type')} v{data.get('version')}")

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
+from erebus.server import trace
 from erebus.server.errors import ApiError
 from erebus.server.residency import Residency
 from erebus.server.settings import Settings
@@ -59,10 +60,13 @@ class ServiceBase(ABC):
     ) -> None:
         """Store log row ``live.version`` (an action, an undo, a takeover or a
         hand-back).  Another process wrote first: the cache is dropped and 409."""
+        t = trace.now() if trace.TRACER else None
         try:
             await self._write(
                 self.storage.append_action, live.id, live.version, seat, data, over, kind, undoes
             )
+            if trace.TRACER and t:
+                trace.TRACER.add("commit", *t, live.id, f"v{live.version} {kind}")
         except StaleVersion as exc:
             self._forget(live.id)
             raise ApiError(409, "the game moved on; reload it") from exc
@@ -81,6 +85,29 @@ class ServiceBase(ABC):
         live.publish_action(seat, kind, new, events)
         if push:
             live.notify(None)
+        self._rearm(live)
+
+    async def _commit_moves(
+        self, live: LiveGame, moves: list[tuple[int, Any, Any, list[Any]]], kind: str = "bot"
+    ) -> None:
+        """Store ``moves`` — (seat, action, state after it, its events), made one after
+        the other from the current state — in one transaction, then publish them in
+        order; nobody is told (the caller pushes).  Caller holds ``live.lock``.  Each
+        move becomes visible only once all of them are committed."""
+        if not moves:
+            return
+        rows = [(seat, action.to_json(), kind, None) for seat, action, _, _ in moves]
+        over = bool(moves[-1][2].is_over)
+        t = trace.now() if trace.TRACER else None
+        try:
+            await self._write(self.storage.append_actions, live.id, live.version, rows, over)
+            if trace.TRACER and t:
+                trace.TRACER.add("commit", *t, live.id, f"v{live.version} {kind} ×{len(rows)}")
+        except StaleVersion as exc:
+            self._forget(live.id)
+            raise ApiError(409, "the game moved on; reload it") from exc
+        for seat, _, new, events in moves:
+            live.publish_action(seat, kind, new, events)
         self._rearm(live)
 
     def _forget(self, game_id: str) -> None:
