@@ -1144,6 +1144,13 @@ def run(
         finally:
             for p in procs:
                 p.stop()
+        # What the server logged as failing (a bot's turn that failed leaves its game
+        # waiting for a move that never comes: the client times out).
+        out["server_log_errors"] = [
+            line
+            for line in server.tail(100_000).splitlines()
+            if "ERROR" in line or "bot failure" in line or "rejected" in line
+        ][:5]
         if trace_slow:
             out["slow_trace"] = (
                 slow_trace(paced, trace_path) if trace_path.exists() else {"missing": True}
@@ -1267,6 +1274,8 @@ def main(
     for label, samples in (("server", r["error_samples"]), ("echo", r["echo_error_samples"])):
         for s in samples:
             console.print(f"[red]{label} error:[/] {s}")
+    for line in r.get("server_log_errors", []):
+        console.print(f"server log: {line}", markup=False, highlight=False)
     if r["unexpected_actions"]:
         console.print(f"[yellow]{r['unexpected_actions']} stored actions never acknowledged[/]")
     return 1 if r["errors"] or r["echo_errors"] or r["lost_actions"] else 0
