@@ -174,6 +174,14 @@ def bench(
             "Passage; 0: Northwest only)."
         ),
     ] = 0.5,
+    trace_slow: Annotated[
+        bool,
+        typer.Option(
+            "--trace-slow",
+            help="server: trace the server's work and tell what it did during the "
+            "slowest 1% of round trips.",
+        ),
+    ] = False,
     players: Annotated[int, typer.Option(help="engine: seats per game.")] = 4,
     options: Annotated[
         str | None,
@@ -198,6 +206,7 @@ def bench(
                 think_ms=think_ms,
                 saturation=saturation,
                 ice_share=ice_share,
+                trace_slow=trace_slow,
             )
         )
     if target != "engine":

@@ -91,6 +91,7 @@ STARTUP_TIMEOUT_S = 30.0
 MAX_MESSAGE = 4 * 1024 * 1024
 ICE_SHARE = 0.5  # the share of Through Ice and Snow among the games
 GAME_KINDS = ("northwest", "iceandsnow")
+ENV_TRACE = "EREBUS_TRACE"  # erebus.server.trace.ENV: the server's trace file
 
 
 def game_of(i: int, ice_share: float) -> str:
@@ -154,11 +155,13 @@ def choose_action(rng: random.Random, legal: list[dict[str, Any]]) -> dict[str, 
 class Process:
     """A child process on a loopback port, its output in a log file; stopped on exit."""
 
-    def __init__(self, args: list[str], port: int, log: Path) -> None:
+    def __init__(
+        self, args: list[str], port: int, log: Path, env: dict[str, str] | None = None
+    ) -> None:
         self.port = port
         self.log = log
         self._fh = log.open("wb")
-        self.proc = subprocess.Popen(args, stdout=self._fh, stderr=subprocess.STDOUT)
+        self.proc = subprocess.Popen(args, stdout=self._fh, stderr=subprocess.STDOUT, env=env)
 
     def wait_ready(self, path: str, timeout: float = STARTUP_TIMEOUT_S) -> None:
         deadline = time.monotonic() + timeout
@@ -231,9 +234,20 @@ def echo_app() -> Any:
 
 
 def run_echo_server(port: int) -> None:
+    """The echo under uvicorn with the server's own WebSocket protocol and
+    compression (:mod:`erebus.server.deflate`): the same transport work."""
     import uvicorn
 
-    uvicorn.run(echo_app(), host=HOST, port=port, ws_max_size=64 * 1024, log_level="warning")
+    from erebus.server.deflate import DeflateWebSocketProtocol
+
+    uvicorn.run(
+        echo_app(),
+        host=HOST,
+        port=port,
+        ws_max_size=64 * 1024,
+        ws=DeflateWebSocketProtocol,
+        log_level="warning",
+    )
 
 
 # ------------------------------------------------------------------ clients
@@ -284,6 +298,9 @@ class GameResult:
     replies: list[str] = field(default_factory=list)  # the state that acknowledged each
     thinks: list[float] = field(default_factory=list)  # the think time before each
     blocks: list[int] = field(default_factory=list)  # phase 1's block of each round trip
+    # (version acted on, sent, received; time.perf_counter, i.e. CLOCK_MONOTONIC on
+    # Linux, the clock of the server's trace) of each round trip
+    trips: list[tuple[int, float, float]] = field(default_factory=list)
 
 
 class StartLine:
@@ -366,7 +383,11 @@ async def play_game(
                         ws.recv(), timeout=min(remaining, MESSAGE_TIMEOUT_S)
                     )
                 except TimeoutError:
-                    res.errors.append("timeout waiting for a state")
+                    what = f"the answer to v{pending[1]}" if pending else "the bot's move"
+                    res.errors.append(
+                        f"timeout waiting for a state (game {game_id}: {what}; "
+                        f"last seen v{res.observed})"
+                    )
                     break
                 received = time.perf_counter()
                 arrived = time.monotonic()
@@ -387,6 +408,7 @@ async def play_game(
                     res.replies.append(str(raw))
                     res.blocks.append(pending[3])
                     res.thinks.append(pending[4])
+                    res.trips.append((pending[1], pending[0], received))
                     res.acked += 1
                     pending = None
                     if gate is not None:
@@ -729,7 +751,7 @@ async def _drive(
     db_path: Path | None,
     saturation: bool = True,
     ice_share: float = ICE_SHARE,
-) -> dict[str, Any]:
+) -> tuple[dict[str, Any], Phase]:
     echo = EchoSide(echo_port, pacing)
     paced = await _play_phase(
         server_pid, server_port, games, actions, seed, time_limit, pacing, db_path, echo, ice_share
@@ -769,7 +791,7 @@ async def _drive(
         }
         for g in GAME_KINDS
     }
-    return {
+    out = {
         "games": games,
         "ice_share": ice_share,
         "by_game": by_game,
@@ -816,6 +838,208 @@ async def _drive(
         "saturation_lost_actions": sat.lost if sat else 0,
         "saturation_server_cpu": sat.server_cpu if sat else nan,
     }
+    return out, paced
+
+
+#: Spans of the server's trace (erebus.server.trace) that are units of the event
+#: loop's work in their own right; the others run inside one of them (a commit inside
+#: a message or a bot move, the encoding inside a push) or on another thread (the WAL
+#: checkpoint).
+LOOP_KINDS = ("msg", "bot", "push", "sweep", "gc")
+TRACE_KINDS = (*LOOP_KINDS, "commit", "encode", "checkpoint")
+
+
+def _overlap(rows: list[list[Any]], lo: float, hi: float) -> float:
+    """Seconds of the spans ``rows`` within [lo, hi]."""
+    return float(sum(max(0.0, min(r[2], hi) - max(r[1], lo)) for r in rows))
+
+
+def _union(rows: list[list[Any]], lo: float, hi: float) -> float:
+    """Seconds of [lo, hi] covered by at least one of the spans ``rows``."""
+    covered = 0.0
+    edge = lo
+    for r in sorted((r for r in rows if r[2] > lo and r[1] < hi), key=lambda r: r[1]):
+        start, end = max(r[1], edge), min(r[2], hi)
+        if end > start:
+            covered += end - start
+            edge = end
+    return covered
+
+
+def slow_trace(phase: Phase, path: Path, share: float = 0.01) -> dict[str, Any]:
+    """What the server did during the slowest ``share`` of phase 1's round trips,
+    from its trace (``EREBUS_TRACE``): per trip, the time from the client's send to
+    the server starting on the message (*before*: in the socket, or waiting for the
+    event loop), the handling (*handle*: checks, engine, commit, the answer's encoding
+    and send) and from the answer's send to the client reading it (*after*); and, in
+    the *before* windows, what occupied the loop (seconds per kind of span, summed)."""
+    rows = [orjson.loads(line) for line in path.read_bytes().splitlines() if line.strip()]
+    by_kind: dict[str, list[list[Any]]] = {k: [] for k in TRACE_KINDS}
+    msgs: dict[tuple[str, str], list[Any]] = {}
+    pushes: dict[tuple[str, str], list[Any]] = {}
+    for r in rows:
+        by_kind.setdefault(r[0], []).append(r)
+        if r[0] == "msg":
+            msgs[r[4], r[5]] = r
+        elif r[0] == "push":
+            pushes.setdefault((r[4], r[5].split(" ", 1)[0]), r)  # the first push of a version
+    # A message's span, ended when its answer left (the push of the next version),
+    # with the CPU time of the whole handling.
+    for (gid, what), m in list(msgs.items()):
+        v = what.partition(" v")[2]
+        answer = pushes.get((gid, f"v{int(v) + 1}")) if v.isdigit() else None
+        if answer is not None and m[1] <= answer[2] <= m[2]:
+            msgs[gid, what] = [m[0], m[1], answer[2], m[3], gid, what]
+    trips = [
+        (recv - sent, sent, recv, res.id, version)
+        for res in phase.results
+        for version, sent, recv in res.trips
+    ]
+    trips.sort(reverse=True)
+    slow = trips[: max(1, math.ceil(len(trips) * share))] if trips else []
+    loop_rows = [r for k in LOOP_KINDS for r in by_kind.get(k, [])]
+    parts: dict[str, list[float]] = {"before": [], "handle": [], "after": [], "cpu": []}
+    busy = dict.fromkeys(TRACE_KINDS, 0.0)
+    untraced = 0.0
+    window = 0.0
+    with_gc = with_checkpoint = unmatched = 0
+    samples: list[dict[str, Any]] = []
+    for lat, sent, recv, gid, version in slow:
+        found = msgs.get((gid, f"action v{version}"))
+        if found is None:
+            unmatched += 1
+            continue
+        m = found
+        before, handle, after = m[1] - sent, m[2] - m[1], recv - m[2]
+        parts["before"].append(before)
+        parts["handle"].append(handle)
+        parts["after"].append(after)
+        parts["cpu"].append(m[3])
+        lo, hi = sent, m[1]
+        for k in TRACE_KINDS:
+            busy[k] += _overlap(by_kind.get(k, []), lo, hi)
+        window += max(0.0, hi - lo)
+        untraced += max(0.0, hi - lo) - _union(loop_rows, lo, hi)
+        if _overlap(by_kind.get("gc", []), sent, recv) > 0:
+            with_gc += 1
+        if _overlap(by_kind.get("checkpoint", []), sent, recv) > 0:
+            with_checkpoint += 1
+        if len(samples) < 5:
+            inside = sorted(
+                (r for r in rows if r[0] in TRACE_KINDS and r[2] > sent and r[1] < recv),
+                key=lambda r: r[1],
+            )
+            samples.append(
+                {
+                    "ms": lat * 1e3,
+                    "game": gid,
+                    "before_ms": before * 1e3,
+                    "handle_ms": handle * 1e3,
+                    "handle_cpu_ms": m[3] * 1e3,
+                    "after_ms": after * 1e3,
+                    "spans": [
+                        f"{r[0]} +{(r[1] - sent) * 1e3:.1f} {(r[2] - r[1]) * 1e3:.2f} ms"
+                        f" (cpu {r[3] * 1e3:.2f}){' ' + r[5] if r[5] else ''}"
+                        f"{' [this game]' if r[4] == gid else ''}"
+                        for r in inside[:25]
+                    ],
+                }
+            )
+    n = len(parts["before"])
+    return {
+        "trips": len(slow),
+        "unmatched": unmatched,
+        "threshold_ms": slow[-1][0] * 1e3 if slow else float("nan"),
+        "median_ms": {k: percentile(v, 50) * 1e3 for k, v in parts.items()},
+        "mean_ms": {k: (sum(v) / n * 1e3 if n else float("nan")) for k, v in parts.items()},
+        "before_busy_share": {k: (v / window if window else 0.0) for k, v in busy.items()},
+        "before_untraced_share": untraced / window if window else 0.0,
+        "with_gc": with_gc,
+        "with_checkpoint": with_checkpoint,
+        "samples": samples,
+        "all_median_ms": _all_medians(trips, msgs),
+        "gc": _gc_summary(by_kind.get("gc", [])),
+        "spans": {
+            k: {
+                "n": len(v),
+                "p50_ms": percentile([r[2] - r[1] for r in v], 50) * 1e3,
+                "p99_ms": percentile([r[2] - r[1] for r in v], 99) * 1e3,
+                "max_ms": max(r[2] - r[1] for r in v) * 1e3,
+                "p99_waited_ms": percentile([r[2] - r[1] - r[3] for r in v], 99) * 1e3,
+            }
+            for k, v in by_kind.items()
+            if v and k != "gc"
+        },
+    }
+
+
+def _all_medians(
+    trips: list[tuple[float, float, float, str, int]], msgs: dict[tuple[str, str], list[Any]]
+) -> dict[str, float]:
+    """The before / handle / after split of every round trip (medians, ms)."""
+    parts: dict[str, list[float]] = {"before": [], "handle": [], "after": []}
+    for _, sent, recv, gid, version in trips:
+        m = msgs.get((gid, f"action v{version}"))
+        if m is not None:
+            parts["before"].append(m[1] - sent)
+            parts["handle"].append(m[2] - m[1])
+            parts["after"].append(recv - m[2])
+    return {k: percentile(v, 50) * 1e3 for k, v in parts.items()}
+
+
+def _gc_summary(rows: list[list[Any]]) -> dict[str, Any]:
+    """The garbage collector's passes over the whole trace, per generation: how many,
+    their longest pause (ms) and the objects they freed."""
+    out: dict[str, Any] = {}
+    for r in rows:
+        gen, _, rest = r[5].partition(" collected ")
+        g = out.setdefault(gen, {"passes": 0, "max_ms": 0.0, "total_ms": 0.0, "collected": 0})
+        g["passes"] += 1
+        g["max_ms"] = max(g["max_ms"], (r[2] - r[1]) * 1e3)
+        g["total_ms"] += (r[2] - r[1]) * 1e3
+        g["collected"] += int(rest) if rest.isdigit() else 0
+    return out
+
+
+def render_trace(t: dict[str, Any]) -> list[str]:
+    """The trace's summary as lines of text."""
+
+    def ms(d: dict[str, float]) -> str:
+        return ", ".join(f"{k} {v:.2f}" for k, v in d.items())
+
+    busy = ", ".join(f"{k} {v * 100:.0f}%" for k, v in t["before_busy_share"].items() if v >= 0.005)
+    out = [
+        f"trace of the slowest {t['trips']} round trips (≥ {t['threshold_ms']:.1f} ms; "
+        f"{t['unmatched']} not found in the trace):",
+        f"  median ms: {ms(t['median_ms'])}   (all round trips: {ms(t['all_median_ms'])})",
+        f"  mean ms: {ms(t['mean_ms'])}",
+        f"  while they waited (before): {busy}; untraced {t['before_untraced_share'] * 100:.0f}%",
+        f"  with a gc collection: {t['with_gc']}; with a WAL checkpoint: {t['with_checkpoint']}",
+        "  gc over the run: "
+        + (
+            "; ".join(
+                f"{g} {v['passes']} passes, longest {v['max_ms']:.1f} ms, total "
+                f"{v['total_ms']:.0f} ms, {v['collected']} objects freed"
+                for g, v in sorted(t["gc"].items())
+            )
+            or "none"
+        ),
+    ]
+    out.append(
+        "  spans over the run (wall ms p50 / p99 / max; p99 of wall − CPU):  "
+        + "; ".join(
+            f"{k} {v['n']}× {v['p50_ms']:.2f} / {v['p99_ms']:.2f} / {v['max_ms']:.1f}; "
+            f"{v['p99_waited_ms']:.2f}"
+            for k, v in t["spans"].items()
+        )
+    )
+    for s in t["samples"]:
+        out.append(
+            f"  {s['ms']:.1f} ms (game {s['game']}): before {s['before_ms']:.1f}, handle "
+            f"{s['handle_ms']:.1f} (cpu {s['handle_cpu_ms']:.1f}), after {s['after_ms']:.1f}"
+        )
+        out += [f"      {line}" for line in s["spans"]]
+    return out
 
 
 def default_time_limit(actions: int, think_ms: float) -> float:
@@ -833,6 +1057,7 @@ def run(
     think_ms: float = THINK_MS,
     saturation: bool = True,
     ice_share: float = ICE_SHARE,
+    trace_slow: bool = False,
 ) -> dict[str, Any]:
     """Start the server and the echo, drive them, stop them; return the figures.
 
@@ -842,7 +1067,9 @@ def run(
     before each scripted action (0: none, only the 60 ms spacing).
     ``saturation``: also measure the throughput ceiling (phase 3).  ``ice_share``:
     the share of Through Ice and Snow games (0: Northwest only).  ``port`` 0
-    picks a free one; ``db`` defaults to SQLite in a temporary dir.
+    picks a free one; ``db`` defaults to SQLite in a temporary dir.  ``trace_slow``:
+    the server records a trace of its work (``EREBUS_TRACE``) and ``"slow_trace"``
+    tells what it did during the slowest 1 % of round trips (:func:`slow_trace`).
     """
     if games < 1 or actions < 1:
         raise ValueError("games and actions must be at least 1")
@@ -868,6 +1095,8 @@ def run(
         echo_port = free_port()
         while echo_port == server_port:
             echo_port = free_port()
+        trace_path = tmpdir / "trace.jsonl"
+        env = {**os.environ, ENV_TRACE: str(trace_path)} if trace_slow else None
         try:
             server = Process(
                 [
@@ -885,6 +1114,7 @@ def run(
                 ],
                 server_port,
                 tmpdir / "server.log",
+                env,
             )
             procs.append(server)
             echo = Process(
@@ -896,7 +1126,7 @@ def run(
             server.wait_ready("/api/games")
             echo.wait_ready("/health")
             with asyncio.Runner(loop_factory=_client_loop()) as runner:
-                out = runner.run(
+                out, paced = runner.run(
                     _drive(
                         server.proc.pid,
                         server_port,
@@ -914,6 +1144,17 @@ def run(
         finally:
             for p in procs:
                 p.stop()
+        # What the server logged as failing (a bot's turn that failed leaves its game
+        # waiting for a move that never comes: the client times out).
+        out["server_log_errors"] = [
+            line
+            for line in server.tail(100_000).splitlines()
+            if "ERROR" in line or "bot failure" in line or "rejected" in line
+        ][:5]
+        if trace_slow:
+            out["slow_trace"] = (
+                slow_trace(paced, trace_path) if trace_path.exists() else {"missing": True}
+            )
     return out
 
 
@@ -1006,6 +1247,7 @@ def main(
     saturation: bool = True,
     console: Console | None = None,
     ice_share: float = ICE_SHARE,
+    trace_slow: bool = False,
 ) -> int:
     """Print the table; exit code 1 on errors or lost actions (the ratio is only shown)."""
     console = console or Console()
@@ -1022,11 +1264,18 @@ def main(
         think_ms=think_ms,
         saturation=saturation,
         ice_share=ice_share,
+        trace_slow=trace_slow,
     )
     console.print(render(r))
+    if trace_slow:
+        t = r["slow_trace"]
+        for line in ["the server's trace is missing"] if t.get("missing") else render_trace(t):
+            console.print(line, markup=False, highlight=False)
     for label, samples in (("server", r["error_samples"]), ("echo", r["echo_error_samples"])):
         for s in samples:
             console.print(f"[red]{label} error:[/] {s}")
+    for line in r.get("server_log_errors", []):
+        console.print(f"server log: {line}", markup=False, highlight=False)
     if r["unexpected_actions"]:
         console.print(f"[yellow]{r['unexpected_actions']} stored actions never acknowledged[/]")
     return 1 if r["errors"] or r["echo_errors"] or r["lost_actions"] else 0
@@ -1041,6 +1290,7 @@ def _cli(argv: list[str] | None = None) -> int:
     parser.add_argument("--think-ms", type=float, default=THINK_MS)
     parser.add_argument("--no-saturation", action="store_true")
     parser.add_argument("--ice-share", type=float, default=ICE_SHARE)
+    parser.add_argument("--trace-slow", action="store_true")
     args = parser.parse_args(argv)
     if args.mode == "echo":
         run_echo_server(args.port or free_port())
@@ -1052,6 +1302,7 @@ def _cli(argv: list[str] | None = None) -> int:
         think_ms=args.think_ms,
         saturation=not args.no_saturation,
         ice_share=args.ice_share,
+        trace_slow=args.trace_slow,
     )
 
 

@@ -34,7 +34,7 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy.engine import make_url
 
-from erebus.server import inputs
+from erebus.server import inputs, trace
 from erebus.server.cluster import ClusterUnsupported, SharedBuckets, make_cluster
 from erebus.server.errors import ApiError
 from erebus.server.guard import (
@@ -148,6 +148,8 @@ def create_app(db_url: str | None = None, settings: Settings | None = None) -> F
             await service.close()
             await service.stop_cluster()
             storage.close()
+            if trace.TRACER is not None:
+                trace.TRACER.dump()
 
     app = GuardedFastAPI(title="erebus", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.api_buckets = (
@@ -371,10 +373,17 @@ async def _send_state(ws: WebSocket, live: LiveGame, sub: Subscriber) -> None:
     if sub.sending:
         return
     sub.sending = True
+    tracer = trace.TRACER
     try:
         while sub.sent_key != (key := live.push_key()):
             version = live.version
-            await ws.send_text(live.encoded(sub.seat, sub.sent_version)[1])
+            t = trace.now() if tracer else None
+            text = live.encoded(sub.seat, sub.sent_version)[1]
+            if tracer and t:
+                tracer.add("encode", *t, live.id, f"v{version}")
+            await ws.send_text(text)
+            if tracer and t:
+                tracer.add("push", *t, live.id, f"v{version} {len(text)} B")
             sub.sent_version, sub.sent_key = version, key
     finally:
         sub.sending = False
@@ -424,6 +433,7 @@ async def _receiver(ws: WebSocket, service: GameService, live: LiveGame, sub: Su
             return
         if msg["type"] == "websocket.disconnect":
             return
+        t = trace.now() if trace.TRACER else None
         raw = msg.get("text")
         if raw is None and msg.get("bytes") is not None:
             raw = msg["bytes"]
@@ -474,3 +484,5 @@ async def _receiver(ws: WebSocket, service: GameService, live: LiveGame, sub: Su
         except Exception:  # a bug, not the client's fault: keep the socket, say so
             log.exception("WebSocket message failed in game %s", live.id)
             await error(500, "the server failed on this message")
+        if trace.TRACER and t:
+            trace.TRACER.add("msg", *t, live.id, f"{data.get('type')} v{data.get('version')}")

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
+from erebus.server import trace
 from erebus.server.cluster import Cluster
 from erebus.server.errors import ApiError
 from erebus.server.residency import Residency
@@ -62,10 +63,13 @@ class ServiceBase(ABC):
     ) -> None:
         """Store log row ``live.version`` (an action, an undo, a takeover or a
         hand-back).  Another process wrote first: the cache is dropped and 409."""
+        t = trace.now() if trace.TRACER else None
         try:
             await self._write(
                 self.storage.append_action, live.id, live.version, seat, data, over, kind, undoes
             )
+            if trace.TRACER and t:
+                trace.TRACER.add("commit", *t, live.id, f"v{live.version} {kind}")
         except StaleVersion as exc:
             if self.cluster.shared:  # another process won: take its rows, then say so
                 await self._catch_up_locked(live)
@@ -91,6 +95,36 @@ class ServiceBase(ABC):
         live.publish_action(seat, kind, new, events)
         if push:
             live.notify(None)
+        self._rearm(live)
+
+    async def _commit_moves(
+        self, live: LiveGame, moves: list[tuple[int, Any, Any, list[Any]]], kind: str = "bot"
+    ) -> None:
+        """Store ``moves`` — (seat, action, state after it, its events), made one after
+        the other from the current state — in one transaction, then publish them in
+        order; nobody is told (the caller pushes).  Caller holds ``live.lock``.  Each
+        move becomes visible only once all of them are committed."""
+        if not moves:
+            return
+        rows = [(seat, action.to_json(), kind, None) for seat, action, _, _ in moves]
+        over = bool(moves[-1][2].is_over)
+        t = trace.now() if trace.TRACER else None
+        try:
+            await self._write(self.storage.append_actions, live.id, live.version, rows, over)
+            if trace.TRACER and t:
+                trace.TRACER.add("commit", *t, live.id, f"v{live.version} {kind} ×{len(rows)}")
+        except StaleVersion as exc:
+            if self.cluster.shared:  # another process won: take its rows, then say so
+                await self._catch_up_locked(live)
+                raise ApiError(
+                    409, f"the game moved on elsewhere; it is at version {live.version}"
+                ) from exc
+            self._forget(live.id)
+            raise ApiError(409, "the game moved on; reload it") from exc
+        for seat, _, new, events in moves:
+            live.publish_action(seat, kind, new, events)
+        if self.cluster.shared:
+            self.cluster.changed(live.id)
         self._rearm(live)
 
     def _forget(self, game_id: str) -> None:

@@ -1,7 +1,8 @@
 """The bots' turns: whose move a bot makes, how it is chosen, and when it is played.
 
 A bot seat, or a human seat the autopilot holds, moves through ``_run_bots``: one
-task per game plays the bots' consecutive moves, each committed on its own.  Easy
+task per game plays the bots' consecutive moves (an easy bot's stored in one
+transaction, a searching bot's each on its own).  Easy
 (random) bots choose in this process (``choose_now``): their move depends only on
 the legal actions, and a worker process would cost more to reach than the choice
 itself.  Others think in a :class:`~erebus.bots.pool.BotPool` of worker processes,
@@ -19,6 +20,7 @@ from erebus.bots import LEVELS
 from erebus.bots.base import BotSpec
 from erebus.bots.pool import IN_PROCESS, BotPool, FairQueue, choose_from_view, choose_now
 from erebus.games import get_game
+from erebus.server import trace
 from erebus.server.base import ServiceBase
 from erebus.server.errors import ApiError
 from erebus.server.settings import Settings
@@ -28,6 +30,7 @@ from erebus.server.table import LiveGame
 log = logging.getLogger("erebus.server")
 
 QUIET_SPINS = 20  # passes of the event loop a bot move waits at most for a quiet one
+BATCH_MOVES = 16  # a fast bot's consecutive moves stored in one transaction, at most
 
 
 class BotRunner(ServiceBase):
@@ -109,17 +112,15 @@ class BotRunner(ServiceBase):
                     return
 
     async def _run_bots(self, live: LiveGame) -> None:
-        """Play the bots' consecutive moves.  Each move is committed on its own (and
-        only then visible), but quick moves are pushed together: one state after the
-        last of them (or before a slow choice or a pause), carrying all their events."""
+        """Play the bots' consecutive moves.  A slow bot's (one that searches, or with
+        a pause between moves) are committed and pushed one by one; a fast bot's
+        (:meth:`_fast`) are chosen one after the other on copies (:meth:`_plan`),
+        committed together in one transaction and then published: one state pushed
+        after the last of them, carrying all their events.  No move is visible, to a
+        push or a read, before it is committed."""
         unpushed = False
         try:
-            while (
-                not self._closing
-                and self._games.get(live.id) is live
-                and live.is_bot_turn()
-                and not self.residency.abandoned(live)
-            ):
+            while not self._stopped(live) and live.is_bot_turn():
                 seat = live.state.current_player
                 assert seat is not None
                 spec = self._spec(live, seat)
@@ -135,7 +136,13 @@ class BotRunner(ServiceBase):
                 version = live.version
                 if seat is None or not live.is_bot_turn():
                     break
-                action = await self._choose(self._spec(live, seat), live.state, version, live.id)
+                t = trace.now() if trace.TRACER else None
+                spec = self._spec(live, seat)
+                if self._fast(spec):
+                    moves, failure = await self._plan(live)
+                else:
+                    action = await self._choose(spec, live.state, version, live.id)
+                    moves, failure = [], None
                 async with live.lock:
                     if (
                         live.version != version
@@ -144,11 +151,21 @@ class BotRunner(ServiceBase):
                     ):
                         continue
                     try:
-                        await self._commit(live, seat, action, "bot", push=False)
+                        if not self._fast(spec):
+                            await self._commit(live, seat, action, "bot", push=False)
+                            unpushed = True
+                        elif moves:
+                            await self._commit_moves(live, moves, "bot")
+                            unpushed = True
+                        elif failure is None:
+                            break  # nothing to play (cannot happen: a fast bot is to move)
                     except ApiError as exc:
-                        log.error("bot move rejected in game %s: %s", live.id, exc.message)
+                        failure = exc.message
+                    if trace.TRACER and t:
+                        trace.TRACER.add("bot", *t, live.id, f"v{version} ×{max(1, len(moves))}")
+                    if failure is not None:
+                        log.error("bot move rejected in game %s: %s", live.id, failure)
                         return
-                    unpushed = True
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -156,6 +173,59 @@ class BotRunner(ServiceBase):
         finally:
             if unpushed:
                 live.notify(None)
+
+    def _stopped(self, live: LiveGame) -> bool:
+        """The bots of ``live`` stop here: the server closes, the game left memory,
+        or nobody watches it any more (abandoned)."""
+        return (
+            self._closing or self._games.get(live.id) is not live or self.residency.abandoned(live)
+        )
+
+    def _fast(self, spec: BotSpec) -> bool:
+        """A bot whose consecutive moves are chosen here and stored together: one
+        that chooses in this process, when no pause is wanted between moves."""
+        return spec.name in IN_PROCESS and self.settings.bot_delay_s <= 0
+
+    def _bot_to_move(self, live: LiveGame, state: Any) -> int | None:
+        """The seat a fast bot moves for in ``state`` (None: a person's turn, a slow
+        bot's, or the game is over)."""
+        cur = state.current_player
+        if cur is None or state.is_over:
+            return None
+        if live.record.seats[cur].kind != "bot" and cur not in live.autopilot:
+            return None
+        return cur if self._fast(self._spec(live, cur)) else None
+
+    async def _plan(
+        self, live: LiveGame
+    ) -> tuple[list[tuple[int, Any, Any, list[Any]]], str | None]:
+        """A fast bot's consecutive moves from the current state, each chosen as it
+        would be one at a time (the same salt: the version it will have) and
+        applied to a copy, without storing or publishing any: (seat, action, state
+        after, events) per move, at most ``BATCH_MOVES``, and the reason a move was
+        refused, if one was (the moves before it stand).  Between two moves the
+        other tables run (:meth:`_quiet`)."""
+        state, version = live.state, live.version
+        moves: list[tuple[int, Any, Any, list[Any]]] = []
+        while len(moves) < BATCH_MOVES:
+            seat = self._bot_to_move(live, state)
+            if seat is None:
+                break
+            if moves:
+                await self._quiet()
+                if self._stopped(live):
+                    break
+            action = await self._choose(
+                self._spec(live, seat), state, version + len(moves), live.id
+            )
+            new = state.clone()
+            try:
+                events = new.apply(action)
+            except ValueError as exc:  # IllegalAction is a ValueError
+                return moves, str(exc)
+            moves.append((seat, action, new, events))
+            state = new
+        return moves, None
 
     async def wait_bots(self, live: LiveGame) -> None:
         """Until no bot is thinking (tests and shutdown)."""

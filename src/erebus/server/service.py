@@ -37,6 +37,7 @@ from typing import Any
 
 from erebus.core import IllegalAction
 from erebus.games import get_game
+from erebus.server import trace
 from erebus.server.advice import Advice
 from erebus.server.autopilot import Autopilot
 from erebus.server.botrunner import BotRunner
@@ -275,10 +276,13 @@ class GameService(Lobby, Autopilot, BotRunner, Advice, Replicas):
         now = time.monotonic() if now is None else now
         if not force and not self.residency.sweep_due(now):
             return []
+        t = trace.now() if trace.TRACER else None
         gone = self.residency.evictable(self._games, now)
         for gid in gone:
             self._forget(gid)
             self.residency.forget(gid)
+        if trace.TRACER and t:
+            trace.TRACER.add("sweep", *t, detail=f"{len(gone)} of {len(self._games) + len(gone)}")
         return gone
 
     def live_games(self) -> int:

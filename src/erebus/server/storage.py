@@ -61,6 +61,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
+from erebus.server import trace
 from erebus.server.models import ActionRow, ChatRow, GameRow, SeatRow
 
 DEFAULT_DB_URL = "sqlite:///var/erebus.db"
@@ -380,8 +381,11 @@ class Storage:
     def checkpoint(self) -> None:
         """Copy the SQLite write-ahead log back into the database file (without
         waiting for readers or writers: PASSIVE)."""
+        t = trace.now() if trace.TRACER else None
         with self.engine.connect() as conn:
             conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+        if trace.TRACER and t:
+            trace.TRACER.add("checkpoint", *t)
 
     def _checkpoint_loop(self) -> None:
         while not self._stop.wait(CHECKPOINT_S):
@@ -442,53 +446,66 @@ class Storage:
         ``kind`` "undo" (with ``undoes``, the index of the action taken back) records
         an undo; the undone row itself is never changed.  One transaction per row
         (SQLAlchemy Core: the ORM's unit of work cost three times as much per action)."""
+        self.append_actions(game_id, index, [(seat, action, kind, undoes)], over)
+
+    def append_actions(
+        self,
+        game_id: str,
+        index: int,
+        rows: list[tuple[int, dict[str, Any], str, int | None]],
+        over: bool,
+    ) -> None:
+        """Commit ``rows`` (seat, action, kind, undoes) as log rows ``index``,
+        ``index + 1``, … in ONE transaction (a fast bot's consecutive moves: one
+        commit instead of one each); :class:`StaleVersion` if one is taken, and
+        then none of them is stored.  ``over``: the last row ends the game."""
         if self._raw_ok:
-            self._append_action_raw(game_id, index, seat, action, over, kind, undoes)
+            self._append_actions_raw(game_id, index, rows, over)
             return
-        row = {
-            "game_id": game_id,
-            "index": index,
-            "seat": seat,
-            "action": action,
-            "kind": kind,
-            "undoes": undoes,
-            "created": _now(),
-        }
+        now = _now()
+        values = [
+            {
+                "game_id": game_id,
+                "index": index + i,
+                "seat": seat,
+                "action": action,
+                "kind": kind,
+                "undoes": undoes,
+                "created": now,
+            }
+            for i, (seat, action, kind, undoes) in enumerate(rows)
+        ]
         try:
             with self.engine.begin() as conn:
-                conn.execute(_INSERT_ACTION, row)
+                conn.execute(_INSERT_ACTION, values)
                 if over:
                     conn.execute(update(GameRow).where(GameRow.id == game_id).values(status="over"))
         except IntegrityError as exc:
             raise StaleVersion(f"action {index} of game {game_id} already exists") from exc
 
-    def _append_action_raw(
+    def _append_actions_raw(
         self,
         game_id: str,
         index: int,
-        seat: int,
-        action: dict[str, Any],
+        rows: list[tuple[int, dict[str, Any], str, int | None]],
         over: bool,
-        kind: str,
-        undoes: int | None,
     ) -> None:
-        """:meth:`append_action` on a SQLite file, through the DB-API directly."""
+        """:meth:`append_actions` on a SQLite file, through the DB-API directly."""
         ba, bc = self._bind_action, self._bind_created
-        params = (
-            game_id,
-            index,
-            seat,
-            ba(action) if ba else action,
-            kind,
-            undoes,
-            bc(_now()) if bc else _now(),
-        )
+        now = bc(_now()) if bc else _now()
+        params = [
+            (game_id, index + i, seat, ba(action) if ba else action, kind, undoes, now)
+            for i, (seat, action, kind, undoes) in enumerate(rows)
+        ]
         with self._raw_lock:
             if self._raw is None:
                 self._raw = self.engine.raw_connection()
             conn = self._raw.driver_connection
             try:
-                conn.execute(_SQL_INSERT_ACTION, params)
+                if len(params) == 1:
+                    conn.execute(_SQL_INSERT_ACTION, params[0])
+                else:
+                    conn.executemany(_SQL_INSERT_ACTION, params)
                 if over:
                     conn.execute(_SQL_GAME_OVER, (game_id,))
                 conn.commit()
