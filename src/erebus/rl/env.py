@@ -257,8 +257,7 @@ class GameEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
         self.infos = {a: {} for a in self.agents}
         self._skip_agent_selection = None
         self._legal = None
-        observer = getattr(self.adapter, "observer", None)
-        self._observe = observer() if observer is not None else self.adapter.encode
+        self._observe = self.adapter.observer()
         self.agent_selection = self._agent_to_act()
 
     def _state(self) -> Any:
@@ -306,11 +305,7 @@ class GameEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
         """Bring the kept mask to the current state's legal indices (once per state)."""
         if self._legal is not None and self._legal_of is st:
             return
-        legal_indices = getattr(self.adapter, "legal_indices", None)
-        if legal_indices is not None:
-            legal = legal_indices(st)
-        else:
-            legal = np.flatnonzero(self.adapter.mask(st).view(np.bool_))
+        legal = self.adapter.legal_indices(st)
         buf = self._mask_buf
         buf[self._mask_on] = 0
         buf[legal] = 1
@@ -325,12 +320,10 @@ class GameEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
             act = self.adapter.action(st, index)
         except ValueError as exc:  # e.g. Ice and Snow: no legal action at that position
             raise IllegalAction(f"action {index} is illegal: {exc}") from exc
-        clone = getattr(st, "clone", None)
-        if clone is not None:
-            try:
-                clone().apply(act)
-            except IllegalAction as exc:
-                raise IllegalAction(f"action {index} ({act}) is illegal: {exc}") from exc
+        try:
+            st.clone().apply(act)  # every engine state clones (engine API)
+        except IllegalAction as exc:
+            raise IllegalAction(f"action {index} ({act}) is illegal: {exc}") from exc
         raise IllegalAction(f"action {index} ({act}) is not a legal action now")
 
     def _finish(self, st: Any) -> None:

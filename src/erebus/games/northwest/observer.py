@@ -1,8 +1,8 @@
 """The observation of :mod:`erebus.games.northwest.encoding`, kept up to date step by step.
 
 :func:`~erebus.games.northwest.encoding.observe` builds the 4 455 features from
-scratch (~300 µs: a dozen numpy passes over the board for planes that a move
-does not touch).  An RL environment asks for one observation per step of the
+scratch (a dozen numpy passes over the board for planes that a move does not
+touch).  An RL environment asks for one observation per step of the
 *same* game, and most of the vector does not change between steps: the board's
 terrain, tiles and joins change only when a tile is placed (``state.occ`` grows),
 the frozen rows only with the sun, the tokens only when one is placed or taken.
@@ -10,7 +10,8 @@ the frozen rows only with the sun, the tokens only when one is placed or taken.
 what it is made of changed, and writes the small per-step part (seats,
 reserves, vehicles, globals, display) into a copy of the template — the same
 vector, bit for bit (``tests/northwest/test_rl_incremental.py`` checks it along
-random games), at a tenth of the cost.
+random games), at about a quarter of the cost (68 µs against 260 µs on a
+mid-game 4-player state, on a loaded machine).
 
 One observer follows one game at a time: it notices a different state object
 and starts over, and the environment makes a new one at every ``reset()``.
