@@ -5,7 +5,8 @@
 
 Plays a seeded game of one hard bot against medium ones and times every hard
 move that had a choice (wall clock, ``time.perf_counter``): mean, median, 95th
-percentile and maximum, and the ratio of the maximum to ``time_s``.  ``--load``
+percentile and maximum, and the ratio of the maximum to ``time_s``; and the CPU
+time per move (what a move costs on one core, whatever else the machine runs).  ``--load``
 keeps one busy process spinning on another core meanwhile (a loaded machine);
 with ``--iterations`` it measures what that budget costs per move instead.
 Printed, never asserted: the machines are shared.
@@ -46,6 +47,7 @@ def main() -> None:
         spinner = multiprocessing.Process(target=_spin, args=(time.time() + 3600,), daemon=True)
         spinner.start()
     times: list[float] = []
+    cpu: list[float] = []
     iters: list[int] = []
     game = 0
     try:
@@ -60,11 +62,12 @@ def main() -> None:
             while not state.is_over and len(times) < args.moves:
                 seat = state.current_player
                 many = len(state.legal_actions()) > 1
-                t0 = time.perf_counter()
+                t0, c0 = time.perf_counter(), time.process_time()
                 action = bots[seat].choose(state)
-                dt = time.perf_counter() - t0
+                dt, dc = time.perf_counter() - t0, time.process_time() - c0
                 if seat == 0 and many:
                     times.append(dt)
+                    cpu.append(dc)
                     iters.append(bots[0].last_iterations)
                 state.apply(action)
             game += 1
@@ -79,6 +82,10 @@ def main() -> None:
         f"{len(times)} moves: mean {statistics.fmean(times):.3f} s, median "
         f"{statistics.median(times):.3f} s, p95 {p95:.3f} s, max {times[-1]:.3f} s; "
         f"iterations per move mean {statistics.fmean(iters):.0f}"
+    )
+    print(
+        f"CPU time per move (this process, one core): mean {statistics.fmean(cpu):.3f} s, "
+        f"max {max(cpu):.3f} s"
     )
     if args.iterations is None:
         print(f"max / time_s = {times[-1] / args.time:.3f}")
