@@ -126,7 +126,7 @@ def _value(spec: GameSpec, world: Any, seat: int) -> float:
         if spec.terminal_value is not None:
             return float(spec.terminal_value(world, seat))
         return float(world.scores()[seat])
-    return float(heuristic_of(spec)(world, seat))
+    return float((spec.search_heuristic or heuristic_of(spec))(world, seat))
 
 
 def _temperature(values: Sequence[float]) -> float:

@@ -255,23 +255,26 @@ class MctsBot:
         first (the hints and reviews of :mod:`erebus.bots.analysis`).  ``keep``: actions
         the root screen must not drop (a review rates the move played); ``base``: the
         heuristic value rewards are relative to (default: the root's, as in play)."""
-        world, legal = seat_world(state, self.rng)
+        world, everything = seat_world(state, self.rng)
         module = game_of(state)
-        self._heuristic = heuristic_of(module)
+        # The same evaluator and candidates as choose(), so a hint is the hard bot's move.
+        self._heuristic = module.search_heuristic or heuristic_of(module)
         self.own_turn_only = module.search.own_turn_only
         self._me = world.current_player
         self._base = self._heuristic(world, self._me) if base is None else base
         self._root_only = None
+        legal = _search_candidates(module, world) or everything
+        kept = [a for a in everything if a in set(keep) and a not in legal]
         root = Node()
         screen = module.search.root_screen
         if screen and len(legal) > screen:
-            keep_set = set(keep)
             self._screen(root, world, legal, screen, module)
             assert self._root_only is not None
-            for a in legal:
-                if a in keep_set and a not in self._root_only:
-                    self._child(root, world, a, self._me, module)
-                    self._root_only.add(a)
+            kept += [a for a in legal if a in set(keep) and a not in self._root_only]
+        for a in kept:  # rated once even where the search would not look at them
+            self._child(root, world, a, self._me, module)
+            if self._root_only is not None:
+                self._root_only.add(a)
         done = 0
         budget = self.spec.iterations if self.spec.iterations is not None else 200
         while done < budget:
