@@ -6,7 +6,10 @@ on a free port (never the machine's shared one) and a PostgreSQL schema of its o
 from __future__ import annotations
 
 import asyncio
+import os
 import random
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -17,6 +20,7 @@ import pytest
 from cluster_helpers import PrivateRedis, Server, Watcher, need_cluster
 from sqlalchemy import create_engine, text
 
+import erebus
 from erebus.server.app import create_app
 from erebus.server.cluster import ClusterUnsupported, make_cluster
 from erebus.server.errors import ApiError
@@ -84,6 +88,19 @@ def test_a_cluster_needs_postgresql(tmp_path: Path) -> None:
     settings = Settings(bot_mode="inline", redis_url="redis://127.0.0.1:1/0")
     with pytest.raises(ClusterUnsupported, match="PostgreSQL"):
         create_app(f"sqlite:///{tmp_path}/erebus.db", settings)
+
+
+def test_erebus_serve_with_redis_on_sqlite_says_why(tmp_path: Path) -> None:
+    need_cluster()
+    env = {**os.environ, "REDIS_URL": "redis://127.0.0.1:1/0", "PYTHONUNBUFFERED": "1"}
+    src = str(Path(erebus.__file__).resolve().parents[1])
+    env["PYTHONPATH"] = os.pathsep.join([src, *filter(None, [env.get("PYTHONPATH")])])
+    cmd = [sys.executable, "-m", "erebus.cli", "serve", "--port", "1"]
+    cmd += ["--db", f"sqlite:///{tmp_path}/erebus.db"]
+    out = subprocess.run(cmd, env=env, cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 1
+    assert "need a PostgreSQL database" in out.stderr
+    assert "Traceback" not in out.stderr + out.stdout
 
 
 def test_without_redis_a_process_is_alone() -> None:
