@@ -151,6 +151,17 @@ def bench(
             "Passage; 0: Northwest only)."
         ),
     ] = 0.5,
+    processes: Annotated[
+        int,
+        typer.Option(
+            help="server: erebus serve processes (>1: on PostgreSQL --db, default the "
+            "test database in a fresh schema, and Redis; saturation measured with 1 and N)."
+        ),
+    ] = 1,
+    redis_url: Annotated[
+        str | None,
+        typer.Option(help="server, --processes > 1: Redis (default: a private redis-server)."),
+    ] = None,
     players: Annotated[int, typer.Option(help="engine: seats per game.")] = 4,
     options: Annotated[
         str | None,
@@ -175,6 +186,8 @@ def bench(
                 think_ms=think_ms,
                 saturation=saturation,
                 ice_share=ice_share,
+                processes=processes,
+                redis_url=redis_url,
             )
         )
     if target != "engine":
