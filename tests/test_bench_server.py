@@ -160,3 +160,12 @@ def test_processes_need_postgres() -> None:
     console = Console(record=True, width=200)
     assert main(games=1, processes=2, db="sqlite:///nowhere.db", console=console) == 2
     assert "needs a PostgreSQL --db" in console.export_text()
+
+
+def test_the_schema_joins_the_urls_options() -> None:
+    from erebus.bench.cluster_setup import with_search_path
+
+    base = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+    assert with_search_path(base, "s1") == f"{base}?options=-csearch_path%3Ds1"
+    off = f"{base}?options=-csynchronous_commit%3Doff"
+    assert with_search_path(off, "s1") == f"{off}%20-csearch_path%3Ds1"

@@ -51,6 +51,17 @@ class ClusterUnavailable(RuntimeError):
 # ------------------------------------------------------------ infrastructure
 
 
+def with_search_path(base: str, schema: str) -> str:
+    """``base`` with ``-csearch_path=schema`` added to its libpq ``options`` (kept, e.g.
+    ``?options=-csynchronous_commit%3Doff`` to measure without the WAL flush)."""
+    from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
+
+    parts = urlsplit(base)
+    query = dict(parse_qsl(parts.query))
+    query["options"] = " ".join(filter(None, [query.get("options"), f"-csearch_path={schema}"]))
+    return urlunsplit(parts._replace(query=urlencode(query, quote_via=quote)))
+
+
 @contextlib.contextmanager
 def pg_schema(base: str) -> Iterator[str]:
     """A fresh schema in the database ``base`` (dropped at the end): the URL to it."""
@@ -66,9 +77,8 @@ def pg_schema(base: str) -> Iterator[str]:
     except Exception as exc:
         admin.dispose()
         raise ClusterUnavailable(f"PostgreSQL at {base}: {exc}") from exc
-    sep = "&" if "?" in base else "?"
     try:
-        yield f"{base}{sep}options=-csearch_path%3D{schema}"
+        yield with_search_path(base, schema)
     finally:
         with admin.begin() as conn:
             conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
@@ -128,15 +138,22 @@ def cpu_total(pids: list[int]) -> float | None:
 
 
 def postgres_cpu() -> float:
-    """CPU seconds so far of every ``postgres`` process of the machine (its backends
-    included; another user of the same PostgreSQL counts too)."""
+    """CPU seconds so far of PostgreSQL: every live ``postgres`` process of the machine
+    plus the children its postmaster has reaped (backends of closed connections come
+    and go); another user of the same PostgreSQL counts too."""
     total = 0.0
+    tick = os.sysconf("SC_CLK_TCK")
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
-        with contextlib.suppress(OSError):
-            if (entry / "comm").read_text().strip() in ("postgres", "postmaster"):
-                total += bench.cpu_seconds(int(entry.name)) or 0.0
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            if (entry / "comm").read_text().strip() not in ("postgres", "postmaster"):
+                continue
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / tick
+            parent = Path(f"/proc/{fields[1]}/comm")
+            if not parent.exists() or parent.read_text().strip() != "postgres":
+                total += (int(fields[13]) + int(fields[14])) / tick  # reaped backends
     return total
 
 
