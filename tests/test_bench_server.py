@@ -115,3 +115,57 @@ def test_run_checks_its_arguments() -> None:
         run(games=1, think_ms=-1)
     with pytest.raises(ValueError):
         run(games=1, ice_share=1.5)
+
+
+def test_two_processes_on_postgres_and_redis() -> None:
+    """``--processes 2``: the clients spread over two servers on PostgreSQL + a private
+    Redis, pushes crossing processes; nothing lost, no errors, 1 vs 2 saturated."""
+    import os
+    import shutil
+
+    from erebus.bench.cluster_setup import render_cluster, run_cluster
+
+    pg = os.environ.get("EREBUS_TEST_POSTGRES_URL")
+    if not pg:
+        pytest.skip("needs EREBUS_TEST_POSTGRES_URL (a PostgreSQL for a fresh schema)")
+    if shutil.which("redis-server") is None:
+        pytest.skip("needs redis-server on the PATH")
+    pytest.importorskip("redis")
+    r = run_cluster(2, games=4, actions=8, db=pg, think_ms=100, time_limit=60.0)
+    assert r["processes"] == 2
+    assert r["errors"] == 0, r["error_samples"]
+    assert r["echo_errors"] == 0, r["echo_error_samples"]
+    assert r["lost_actions"] == 0 and r["unexpected_actions"] == 0
+    assert r["log_checked"]  # read against the PostgreSQL log
+    assert 0 < r["actions"] <= 32 and r["echo_messages"] == r["actions"]
+    assert r["saturation_actions"] > 0 and r["saturation_1_actions_per_s"] > 0
+    assert r["saturation_errors"] == r["saturation_1_errors"] == 0
+    assert r["saturation_lost_actions"] == r["saturation_1_lost_actions"] == 0
+    assert r["scaling"] > 0
+    assert {"servers", "postgres", "redis", "clients"} <= r["saturation_cpu"].keys()
+    console = Console(record=True, width=220)
+    console.print(render_cluster(r))
+    text = " ".join(console.export_text().split())
+    assert "2 server processes" in text and "2 / 1 processes" in text
+
+
+def test_processes_need_postgres() -> None:
+    from erebus.bench.cluster_setup import ClusterUnavailable, run_cluster
+    from erebus.bench.server import main
+
+    with pytest.raises(ClusterUnavailable, match="PostgreSQL"):
+        run_cluster(2, games=1, db="sqlite:///nowhere.db")
+    with pytest.raises(ValueError):
+        run_cluster(1, games=1)
+    console = Console(record=True, width=200)
+    assert main(games=1, processes=2, db="sqlite:///nowhere.db", console=console) == 2
+    assert "needs a PostgreSQL --db" in console.export_text()
+
+
+def test_the_schema_joins_the_urls_options() -> None:
+    from erebus.bench.cluster_setup import with_search_path
+
+    base = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+    assert with_search_path(base, "s1") == f"{base}?options=-csearch_path%3Ds1"
+    off = f"{base}?options=-csynchronous_commit%3Doff"
+    assert with_search_path(off, "s1") == f"{off}%20-csearch_path%3Ds1"

@@ -182,6 +182,17 @@ def bench(
             "slowest 1% of round trips.",
         ),
     ] = False,
+    processes: Annotated[
+        int,
+        typer.Option(
+            help="server: erebus serve processes (>1: on PostgreSQL --db, default the "
+            "test database in a fresh schema, and Redis; saturation measured with 1 and N)."
+        ),
+    ] = 1,
+    redis_url: Annotated[
+        str | None,
+        typer.Option(help="server, --processes > 1: Redis (default: a private redis-server)."),
+    ] = None,
     players: Annotated[int, typer.Option(help="engine: seats per game.")] = 4,
     options: Annotated[
         str | None,
@@ -207,6 +218,8 @@ def bench(
                 saturation=saturation,
                 ice_share=ice_share,
                 trace_slow=trace_slow,
+                processes=processes,
+                redis_url=redis_url,
             )
         )
     if target != "engine":

@@ -150,6 +150,7 @@ class Watcher:
         self.chat: list[dict[str, Any]] = []
         self.problems: list[str] = []
         self.closed = False
+        self._last_send = 0.0
         self._lock = threading.Lock()
         self._thread = threading.Thread(target=self._read, daemon=True)
         self._thread.start()
@@ -194,7 +195,10 @@ class Watcher:
             if st is not None and cond(st):
                 return st
             time.sleep(0.01)
-        raise AssertionError(f"no {what} within {timeout}s; last: {self.latest()}")
+        with self._lock:
+            errors = [m for m in self.messages if m["type"] == "error"]
+            last = self.states[-1]["version"] if self.states else None
+        raise AssertionError(f"no {what} within {timeout}s; last version {last}, errors {errors}")
 
     def wait_chat(self, n: int, timeout: float = 20.0) -> list[dict[str, Any]]:
         end = time.monotonic() + timeout
@@ -206,6 +210,12 @@ class Watcher:
         raise AssertionError(f"{len(self.chat)} chat lines, not {n}")
 
     def send(self, msg: dict[str, Any]) -> None:
+        # The server takes at most 20 messages a second per socket (then an error
+        # message, and the action is not made): stay under it.
+        pause = self._last_send + 0.06 - time.monotonic()
+        if pause > 0:
+            time.sleep(pause)
+        self._last_send = time.monotonic()
         self.ws.send(json.dumps(msg))
 
     def close(self) -> None:

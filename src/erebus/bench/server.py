@@ -660,14 +660,26 @@ async def _play_phase(
     db_path: Path | None,
     echo: EchoSide | None = None,
     ice_share: float = ICE_SHARE,
+    # --processes N (erebus.bench.cluster_setup): the servers' ports and pids, and
+    # the stored log's seat-0 actions per game (PostgreSQL); None: one process.
+    ports: list[int] | None = None,
+    pids: list[int] | None = None,
+    stored: Callable[[], dict[str, int] | None] | None = None,
 ) -> Phase:
     """Play ``games`` games at ``pacing``; with ``echo``, in blocks that alternate
     with the echo's replay of each block (``BLOCKS`` of them, more if the games take
     longer), so that both servers are measured under the same conditions of the
     machine, whatever else it does meanwhile."""
-    created = await _create_games(port, games, seed, ice_share)
+    # --- --processes N: clients spread over the processes (cluster_setup)
+    if ports is not None:
+        from erebus.bench.cluster_setup import cpu_total, create_spread, read_back_spread
+
+        created = await create_spread(ports, games, seed, ice_share)
+    else:
+        created = await _create_games(port, games, seed, ice_share)
     rng = random.Random(seed)
-    cpu_before = cpu_seconds(server_pid)
+    cpu_before = cpu_seconds(server_pid) if pids is None else cpu_total(pids)
+    # --- end --processes N
     start = time.perf_counter()
     deadline = time.monotonic() + time_limit
     line = StartLine(len(created))
@@ -676,7 +688,7 @@ async def _play_phase(
     tasks = [
         asyncio.ensure_future(
             play_game(
-                port,
+                int(g.get("ws_port", port)),  # --processes N: the seat's process
                 g["id"],
                 g["seats"][0]["token"],
                 actions,
@@ -714,7 +726,7 @@ async def _play_phase(
             block += 1
         gate.start(block + 1)
         await asyncio.gather(*tasks)
-    cpu_after = cpu_seconds(server_pid)
+    cpu_after = cpu_seconds(server_pid) if pids is None else cpu_total(pids)
     server_cpu = (
         (cpu_after - cpu_before) / busy
         if cpu_before is not None and cpu_after is not None and busy > 0
@@ -722,17 +734,23 @@ async def _play_phase(
     )
     # Read back: a game that stopped on its own turn (or is over) is at rest.
     await asyncio.sleep(0.2)
-    versions = await _read_back(port, [r.id for r in results])
-    stored = _stored_human_actions(db_path)
+    # --- --processes N: read back from each seat's process, the log from PostgreSQL
+    if ports is not None:
+        versions = await read_back_spread(created)
+    else:
+        versions = await _read_back(port, [r.id for r in results])
+    stored_actions = _stored_human_actions(db_path) if stored is None else stored()
+    # --- end --processes N
     lost = extra = 0
     for r in results:
         lost += max(0, r.observed - versions[r.id])
         if r.clean:
             extra += max(0, versions[r.id] - r.observed)
-        if stored is not None:
-            lost += max(0, r.acked - stored.get(r.id, 0))
+        if stored_actions is not None:
+            lost += max(0, r.acked - stored_actions.get(r.id, 0))
     kinds = {g["id"]: g["game"] for g in created}
-    return Phase(results, busy, server_cpu, versions, lost, extra, stored is not None, kinds)
+    checked = stored_actions is not None
+    return Phase(results, busy, server_cpu, versions, lost, extra, checked, kinds)
 
 
 def _rate(n: int, elapsed: float) -> float:
@@ -751,10 +769,21 @@ async def _drive(
     db_path: Path | None,
     saturation: bool = True,
     ice_share: float = ICE_SHARE,
+    phase_kw: dict[str, Any] | None = None,  # --processes N: _play_phase's cluster arguments
 ) -> tuple[dict[str, Any], Phase]:
     echo = EchoSide(echo_port, pacing)
     paced = await _play_phase(
-        server_pid, server_port, games, actions, seed, time_limit, pacing, db_path, echo, ice_share
+        server_pid,
+        server_port,
+        games,
+        actions,
+        seed,
+        time_limit,
+        pacing,
+        db_path,
+        echo,
+        ice_share,
+        **(phase_kw or {}),
     )
     results = paced.results
     echo_lat, echo_errors, echo_elapsed = echo.latencies, echo.errors, echo.elapsed
@@ -772,6 +801,7 @@ async def _drive(
             sat_pacing,
             db_path,
             ice_share=ice_share,
+            **(phase_kw or {}),
         )
 
     latencies = paced.latencies
@@ -1248,10 +1278,40 @@ def main(
     console: Console | None = None,
     ice_share: float = ICE_SHARE,
     trace_slow: bool = False,
+    processes: int = 1,
+    redis_url: str | None = None,
 ) -> int:
-    """Print the table; exit code 1 on errors or lost actions (the ratio is only shown)."""
+    """Print the table; exit code 1 on errors or lost actions (the ratio is only shown).
+    ``processes`` > 1: :mod:`erebus.bench.cluster_setup` (PostgreSQL ``db``, Redis)."""
     console = console or Console()
     pacing = Pacing(think_ms=think_ms)
+    # --- --processes N
+    if processes > 1:
+        from erebus.bench.cluster_setup import ClusterUnavailable, render_cluster, run_cluster
+
+        console.print(
+            f"starting {processes} server processes on PostgreSQL + Redis and the echo; "
+            f"{games} games spread over them, {pacing.describe()}…"
+        )
+        try:
+            r = run_cluster(
+                processes,
+                games=games,
+                actions=actions,
+                db=db,
+                redis_url=redis_url,
+                think_ms=think_ms,
+                saturation=saturation,
+                ice_share=ice_share,
+            )
+        except ClusterUnavailable as exc:
+            console.print(f"[red]error:[/] {exc}")
+            return 2
+        console.print(render_cluster(r))
+        for s in r["error_samples"] + r["echo_error_samples"]:
+            console.print(f"[red]error:[/] {s}")
+        return 1 if r["errors"] or r["echo_errors"] or r["lost_actions"] else 0
+    # --- end --processes N
     console.print(
         f"starting the server and the echo (they take turns, block by block); {games} "
         f"games, {pacing.describe()}…"
@@ -1291,6 +1351,9 @@ def _cli(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-saturation", action="store_true")
     parser.add_argument("--ice-share", type=float, default=ICE_SHARE)
     parser.add_argument("--trace-slow", action="store_true")
+    parser.add_argument("--processes", type=int, default=1)  # --processes N
+    parser.add_argument("--db", default=None)
+    parser.add_argument("--redis-url", default=None)
     args = parser.parse_args(argv)
     if args.mode == "echo":
         run_echo_server(args.port or free_port())
@@ -1303,6 +1366,9 @@ def _cli(argv: list[str] | None = None) -> int:
         saturation=not args.no_saturation,
         ice_share=args.ice_share,
         trace_slow=args.trace_slow,
+        processes=args.processes,
+        db=args.db,
+        redis_url=args.redis_url,
     )
 
 

@@ -149,9 +149,15 @@ class RedisCluster(Cluster):
     shared = True
 
     def __init__(self, url: str, prefix: str = PREFIX) -> None:
-        from redis.asyncio import Redis
-        from redis.backoff import NoBackoff
-        from redis.retry import Retry
+        try:
+            from redis.asyncio import Redis
+            from redis.backoff import NoBackoff
+            from redis.retry import Retry
+        except ImportError as exc:
+            raise ClusterUnsupported(
+                "REDIS_URL is set, but the redis package is missing: "
+                "pip install -e '.[cluster]' (or unset REDIS_URL for one process)"
+            ) from exc
 
         self.url = url
         self.prefix = prefix
