@@ -71,15 +71,19 @@ class ServiceBase(ABC):
             if trace.TRACER and t:
                 trace.TRACER.add("commit", *t, live.id, f"v{live.version} {kind}")
         except StaleVersion as exc:
-            if self.cluster.shared:  # another process won: take its rows, then say so
-                await self._catch_up_locked(live)
-                raise ApiError(
-                    409, f"the game moved on elsewhere; it is at version {live.version}"
-                ) from exc
-            self._forget(live.id)
-            raise ApiError(409, "the game moved on; reload it") from exc
+            raise await self._lost_race(live) from exc
         if self.cluster.shared:
             self.cluster.changed(live.id)
+
+    async def _lost_race(self, live: LiveGame) -> ApiError:
+        """The 409 for a version another writer stored first.  In a cluster this
+        process takes the winner's rows and stays loaded; alone, the cache is wrong
+        (someone else wrote to the database) and is dropped."""
+        if self.cluster.shared:
+            await self._catch_up_locked(live)
+            return ApiError(409, f"the game moved on elsewhere; it is at version {live.version}")
+        self._forget(live.id)
+        return ApiError(409, "the game moved on; reload it")
 
     async def _commit(
         self, live: LiveGame, seat: int, action: Any, kind: str = "action", push: bool = True
@@ -114,13 +118,7 @@ class ServiceBase(ABC):
             if trace.TRACER and t:
                 trace.TRACER.add("commit", *t, live.id, f"v{live.version} {kind} ×{len(rows)}")
         except StaleVersion as exc:
-            if self.cluster.shared:  # another process won: take its rows, then say so
-                await self._catch_up_locked(live)
-                raise ApiError(
-                    409, f"the game moved on elsewhere; it is at version {live.version}"
-                ) from exc
-            self._forget(live.id)
-            raise ApiError(409, "the game moved on; reload it") from exc
+            raise await self._lost_race(live) from exc
         for seat, _, new, events in moves:
             live.publish_action(seat, kind, new, events)
         if self.cluster.shared:
