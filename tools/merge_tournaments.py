@@ -2,7 +2,7 @@
 tournament with different ``--seed``) into one table: wins per bot with a 95 % Wilson
 interval, games the whole table lost, rounds, and (solo) the rounds at which games end.
 
-    python tools/merge_tournaments.py /work/notes/isbot-solo-lost-expedition-s*.json
+    python tools/merge_tournaments.py solo-lost-expedition-s*.json
 
 Long tournaments on a shared machine run in chunks so that a chunk that finishes
 counts even when a later one does not; every game stays reproducible from its seed.
