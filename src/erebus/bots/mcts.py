@@ -115,19 +115,23 @@ class MctsBot:
                 last = now
                 if now + slowest >= deadline:
                     break
-            seed = self.rng.getrandbits(63)
-            if module.resample is not None:
-                sample = world.clone()
-                module.resample(sample, seed)
-            else:
-                sample = determinize(module, state.view(world.current_player), seed)
-            self._iterate(root, sample, module)
+            self._iterate(root, self._sample(module, state, world), module)
             done += 1
         self.last_iterations = done
         if not root.children:  # the deadline came before any child was valued
             return legal[0]
         best = max(root.children.items(), key=lambda kv: (kv[1].visits, kv[1].total))
         return best[0]
+
+    def _sample(self, module: GameSpec, state: Any, world: Any) -> Any:
+        """A fresh world for one iteration: ``world`` with its hidden information
+        redrawn (the game's ``resample``), else a determinization of the seat's view."""
+        seed = self.rng.getrandbits(63)
+        if module.resample is not None:
+            sample = world.clone()
+            module.resample(sample, seed)
+            return sample
+        return determinize(module, state.view(world.current_player), seed)
 
     def _screen(
         self,
@@ -278,13 +282,7 @@ class MctsBot:
         done = 0
         budget = self.spec.iterations if self.spec.iterations is not None else 200
         while done < budget:
-            seed = self.rng.getrandbits(63)
-            if module.resample is not None:
-                sample = world.clone()
-                module.resample(sample, seed)
-            else:
-                sample = determinize(module, state.view(world.current_player), seed)
-            self._iterate(root, sample, module)
+            self._iterate(root, self._sample(module, state, world), module)
             done += 1
         self.last_iterations = done
         stats = [(a, c.total / c.visits, c.visits) for a, c in root.children.items() if c.visits]

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import heapq
 import math
-from collections import deque
 
 from erebus.games.iceandsnow import planner, scoring
 from erebus.games.iceandsnow.action_phase import available_sled_level
@@ -84,42 +83,27 @@ SOLO_MARGIN_CAP = 20.0  # ... up to a comfortable margin: more is no safer
 SOLO_RISK_MID = 2.5  # projected PP at which losing is a coin flip
 SOLO_RISK_WIDTH = 1.5
 
-_DIST: dict[int, tuple[Content, dict[str, int]]] = {}
-_DYN: dict[int, tuple[Content, dict[str, int]]] = {}
+_TO_BLUE: dict[tuple[int, bool], tuple[Content, dict[str, int]]] = {}
 
 
 def arrivals_to_blue(content: Content) -> dict[str, int]:
     """Fewest arrivals from each anchor to a blue anchor over every section side
     (0 on a blue anchor); cached per content."""
-    hit = _DIST.get(id(content))
-    if hit is not None and hit[0] is content:
-        return hit[1]
-    back: dict[str, set[str]] = {}
-    blue: set[str] = set()
-    for sec in content.sections:
-        for side in sec.sides.values():
-            for a in side.anchors:
-                if a.blue:
-                    blue.add(a.id)
-            for r in side.routes:
-                back.setdefault(r.dst, set()).add(r.src)
-    dist = dict.fromkeys(blue, 0)
-    todo = deque(blue)
-    while todo:
-        here = todo.popleft()
-        for there in back.get(here, ()):
-            if there not in dist:
-                dist[there] = dist[here] + 1
-                todo.append(there)
-    _DIST[id(content)] = (content, dist)
-    return dist
+    return _to_blue(content, with_dynamite=False)
 
 
 def dynamite_to_blue(content: Content) -> dict[str, int]:
     """Least icebreaking dynamite from each anchor to a blue anchor (1 per arrival plus
     each route's extra), over every section side; cached per content.  The route a
     leader picks must be one the remaining dynamite can pay for."""
-    hit = _DYN.get(id(content))
+    return _to_blue(content, with_dynamite=True)
+
+
+def _to_blue(content: Content, with_dynamite: bool) -> dict[str, int]:
+    """Shortest distances to the blue anchors along the routes, backwards (Dijkstra):
+    each arrival costs 1, plus the route's extra dynamite ``with_dynamite``."""
+    key = (id(content), with_dynamite)
+    hit = _TO_BLUE.get(key)
     if hit is not None and hit[0] is content:
         return hit[1]
     back: dict[str, list[tuple[str, int]]] = {}
@@ -130,7 +114,8 @@ def dynamite_to_blue(content: Content) -> dict[str, int]:
                 if a.blue:
                     blue.add(a.id)
             for r in side.routes:
-                back.setdefault(r.dst, []).append((r.src, 1 + r.dynamite))
+                cost = 1 + (r.dynamite if with_dynamite else 0)
+                back.setdefault(r.dst, []).append((r.src, cost))
     dist = dict.fromkeys(blue, 0)
     todo = [(0, b) for b in sorted(blue)]
     heapq.heapify(todo)
@@ -142,7 +127,7 @@ def dynamite_to_blue(content: Content) -> dict[str, int]:
             if d + cost < dist.get(there, 1 << 30):
                 dist[there] = d + cost
                 heapq.heappush(todo, (d + cost, there))
-    _DYN[id(content)] = (content, dist)
+    _TO_BLUE[key] = (content, dist)
     return dist
 
 
