@@ -81,6 +81,8 @@ def test_tiny_run() -> None:
     assert r["log_checked"]
     assert 0 < r["actions"] <= 40
     assert r["echo_messages"] == r["actions"]
+    # the bot's moves pushed after an answer are replayed by the echo too
+    assert r["pushes"] > 0 and r["echo_pushes"] == r["pushes"]
     assert r["blocks"] >= 1  # the games and the echo took turns
     assert 0 < r["p50_ms"] <= r["p99_ms"]
     assert 0 < r["echo_p50_ms"] <= r["echo_p99_ms"]

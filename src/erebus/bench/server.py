@@ -212,7 +212,13 @@ def echo_app() -> Any:
         try:
             while True:
                 data = json.loads(await ws.receive_text())
-                await ws.send_text(replies[int(data["reply"])])
+                first = int(data["reply"])
+                await ws.send_text(replies[first])
+                # The states the game pushed after that answer and before the client's
+                # next action (the bot's moves), each after the gap it came after.
+                for k, gap in enumerate(data.get("more") or ()):
+                    await asyncio.sleep(float(gap))
+                    await ws.send_text(replies[first + 1 + k])
         except WebSocketDisconnect:
             return
 
@@ -296,6 +302,9 @@ class GameResult:
     latencies: list[float] = field(default_factory=list)
     sizes: list[tuple[int, int]] = field(default_factory=list)  # (sent, received) bytes
     replies: list[str] = field(default_factory=list)  # the state that acknowledged each
+    # per round trip, the states pushed after its answer and before the next action
+    # (the bot's moves): (seconds after the previous message, the message)
+    followups: list[list[tuple[float, str]]] = field(default_factory=list)
     thinks: list[float] = field(default_factory=list)  # the think time before each
     blocks: list[int] = field(default_factory=list)  # phase 1's block of each round trip
     # (version acted on, sent, received; time.perf_counter, i.e. CLOCK_MONOTONIC on
@@ -367,6 +376,7 @@ async def play_game(
     waiting = line is not None
     # (sent at, version, bytes, block, think before it)
     pending: tuple[float, int, int, int, float] | None = None
+    after_ack: float | None = None  # since the last answer, while the next send waits
     try:
         async with connect(
             uri, max_size=MAX_MESSAGE, open_timeout=MESSAGE_TIMEOUT_S, ping_interval=None
@@ -402,10 +412,15 @@ async def play_game(
                     arrived = await line.wait(max(0.0, deadline - time.monotonic()))
                 version = int(msg["version"])
                 res.observed = max(res.observed, version)
+                if pending is None and after_ack is not None:
+                    res.followups[-1].append((received - after_ack, str(raw)))
+                    after_ack = received
                 if pending is not None and version > pending[1]:
                     res.latencies.append(received - pending[0])
                     res.sizes.append((pending[2], len(raw)))
                     res.replies.append(str(raw))
+                    res.followups.append([])
+                    after_ack = received
                     res.blocks.append(pending[3])
                     res.thinks.append(pending[4])
                     res.trips.append((pending[1], pending[0], received))
@@ -439,6 +454,7 @@ async def play_game(
                 if gate is not None:
                     gate.in_flight += 1
                 last_sent_version = version
+                after_ack = None
                 await ws.send(text)
     except Exception as exc:  # a refused, dropped or malformed connection
         res.errors.append(f"{type(exc).__name__}: {exc}")
@@ -452,7 +468,7 @@ async def play_game(
 
 async def echo_client(
     port: int,
-    trips: list[tuple[int, float, str]],
+    trips: list[tuple[int, float, str, list[tuple[float, str]]]],
     first: int,
     deadline: float,
     pacing: Pacing,
@@ -460,9 +476,11 @@ async def echo_client(
 ) -> tuple[list[float], list[str]]:
     """Replay one game's round trips of a block against the echo: ``trips`` holds,
     per round trip, the action message's size, the think time before it (counted
-    from the previous reply, as from a pushed state; the first from the start) and
-    the state that answered it, which is number ``first + seq`` of the echo's
-    replies; the client parses it as it parsed the state."""
+    from the last message of the previous round trip, as from the pushed state that
+    gave the move; the first from the start), the state that answered it and the
+    states pushed after it (the bot's moves, with their gaps), which are numbers
+    ``first``, ``first + 1``, … of the echo's replies; the client parses each as it
+    parsed the states.  The latency is that of the answer, as for the server."""
     latencies: list[float] = []
     errors: list[str] = []
     waiting = line is not None
@@ -478,13 +496,21 @@ async def echo_client(
             if line is not None:
                 waiting = False
                 since = await line.wait(max(0.0, deadline - time.monotonic()))
-            for seq, (sent, think, expected) in enumerate(trips):
+            index = first
+            for seq, (sent, think, expected, more) in enumerate(trips):
                 await _pause(since, think, last_send, pacing)
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
                     errors.append("time limit")
                     break
-                msg: dict[str, Any] = {"type": "echo", "seq": seq, "reply": first + seq, "pad": ""}
+                msg: dict[str, Any] = {
+                    "type": "echo",
+                    "seq": seq,
+                    "reply": index,
+                    "more": [round(gap, 6) for gap, _ in more],
+                    "pad": "",
+                }
+                index += 1 + len(more)
                 msg["pad"] = "x" * max(0, sent - len(_dumps(msg)))
                 text = _dumps(msg)
                 last_send = time.monotonic()
@@ -503,6 +529,17 @@ async def echo_client(
                 if raw != expected:
                     errors.append("echo out of order")
                     break
+                for _, pushed in more:
+                    try:
+                        raw = await asyncio.wait_for(ws.recv(), timeout=MESSAGE_TIMEOUT_S)
+                    except TimeoutError:
+                        errors.append("timeout waiting for the echo's push")
+                        return latencies, errors
+                    since = time.monotonic()
+                    orjson.loads(raw)
+                    if raw != pushed:
+                        errors.append("echo out of order")
+                        return latencies, errors
     except Exception as exc:
         errors.append(f"{type(exc).__name__}: {exc}")
     finally:
@@ -606,13 +643,14 @@ class EchoSide:
     errors: list[str] = field(default_factory=list)
     elapsed: float = 0.0
     blocks: int = 0
+    pushes: int = 0  # the bot's states replayed after the answers
 
     async def replay(self, results: list[GameResult], block: int, deadline: float) -> None:
         trips = [
             [
-                (sent, think, reply)
-                for (sent, _), think, reply, b in zip(
-                    r.sizes, r.thinks, r.replies, r.blocks, strict=True
+                (sent, think, reply, more)
+                for (sent, _), think, reply, more, b in zip(
+                    r.sizes, r.thinks, r.replies, r.followups, r.blocks, strict=True
                 )
                 if b == block
             ]
@@ -622,17 +660,23 @@ class EchoSide:
         if not trips:
             return
         self.blocks += 1
+        self.pushes += sum(len(more) for t in trips for *_, more in t)
         async with httpx.AsyncClient() as client:
             answer = await client.post(
                 f"http://{HOST}:{self.port}/replies",
-                json=[reply for t in trips for _, _, reply in t],
+                json=[
+                    m
+                    for t in trips
+                    for _, _, reply, more in t
+                    for m in (reply, *(x for _, x in more))
+                ],
                 timeout=MESSAGE_TIMEOUT_S,
             )
         first = int(answer.json()["first"])
         firsts = []
         for t in trips:
             firsts.append(first)
-            first += len(t)
+            first += sum(1 + len(more) for *_, more in t)
         line = StartLine(len(trips))
         runs = asyncio.gather(
             *(
@@ -840,6 +884,10 @@ async def _drive(
         "unexpected_actions": paced.extra + (sat.extra if sat else 0),
         "log_checked": paced.log_checked,
         "echo_messages": len(echo_lat),
+        # states pushed after an answer (the bot's moves), received from the server
+        # and replayed by the echo
+        "pushes": sum(len(f) for r in results for f in r.followups),
+        "echo_pushes": echo.pushes,
         "blocks": echo.blocks,
         "echo_p50_ms": percentile(echo_lat, 50) * 1e3,
         "echo_p99_ms": echo_p99,
@@ -1212,6 +1260,8 @@ def render(r: dict[str, Any]) -> Table:
     table.add_column("echo", justify="right")
     table.add_row("connections", f"{r['games']}", f"{r['games']}")
     table.add_row("round trips", f"{r['actions']:,}", f"{r['echo_messages']:,}")
+    if "pushes" in r:
+        table.add_row("bot pushes after an answer", f"{r['pushes']:,}", f"{r['echo_pushes']:,}")
     table.add_row("p50 (ms)", _ms(r["p50_ms"]), _ms(r["echo_p50_ms"]))
     table.add_row("p99 (ms)", _ms(r["p99_ms"]), _ms(r["echo_p99_ms"]))
     table.add_row(
@@ -1259,7 +1309,8 @@ def render(r: dict[str, Any]) -> Table:
     )
     table.caption = (
         f"paced: {r['pacing']} (mean {r['think_mean_s']:.2f} s), in {r['blocks']} blocks, "
-        "each followed by the echo's replay of it (the same think times and states); "
+        "each followed by the echo's replay of it (the same think times, answers and "
+        "the bot's pushes after them); "
         f"{r['games_over']} games finished, {r['all_actions']:,} actions "
         f"stored in {r['elapsed_s']:.1f} s; messages ~{r['sent_bytes_median']:.0f} B out, "
         f"~{r['state_bytes_median']:.0f} B back; server process "
