@@ -30,9 +30,11 @@ Phases:
    against a bare WebSocket echo (Starlette under uvicorn, the same stack minus
    the game): one connection per game, the same think delays (the very delays
    drawn, replayed), requests of the recorded sizes, each answered with the very
-   state message that acknowledged that action (handed to the echo before the
-   block), so both servers compress, send and have parsed the same bytes and only
-   the game's own work is missing — and both are measured under the same
+   state message that acknowledged that action, followed by the states the game
+   pushed after it before the client's next action (the bot's moves, each after the
+   gap it came after; all handed to the echo before the block), so both servers
+   compress, send and have parsed the same bytes and only the game's own work is
+   missing — and both are measured under the same
    conditions of a shared machine, block by block.  Measured: action round trip
    (``send {"type": "action", "version": v}`` → the pushed state whose version
    is ``> v``; for the echo, request → reply) as p50/p99, acknowledged
@@ -79,7 +81,7 @@ from rich.table import Table
 from websockets.asyncio.client import connect
 
 HOST = "127.0.0.1"
-BLOCKS = 4  # phase 1 alternates between the server and the echo this many times
+BLOCKS = 8  # phase 1 alternates between the server and the echo this many times
 SETTLE_S = 0.3  # after a block of the games, before the echo's turn
 TARGET_RATIO = 3.0
 WS_RATE = 20  # the server's per-connection limit (erebus.server.app.WS_RATE)
