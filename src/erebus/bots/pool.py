@@ -29,7 +29,6 @@ from typing import Any, TypeVar
 from erebus.bots.base import BotSpec, determinize
 from erebus.games import get_game
 
-
 PARENT_CHECK_S = 1.0  # how often a worker looks whether the process that made it lives
 
 
