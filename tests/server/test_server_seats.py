@@ -239,6 +239,9 @@ def test_acting_while_the_autopilot_plays_uses_the_version_seen(sqlite_url: str)
     with server(sqlite_url, grace=0.05, bot_delay=30.0) as c:
         g = create(c, TWO)
         gid, toks = g["id"], [s["token"] for s in g["seats"]]
+        # no takeover while the seats join and act (a loaded machine can take longer
+        # than the grace between two requests)
+        live(c, gid).takeover_grace_s = None
         for seat in (0, 1):  # the draft, over HTTP: acting with the token is joining
             cur = c.get(f"/api/games/{gid}?token={toks[seat]}").json()
             body = {"version": cur["version"], "action": cur["legal_actions"][0]}
@@ -255,6 +258,8 @@ def test_acting_while_the_autopilot_plays_uses_the_version_seen(sqlite_url: str)
         assert r.status_code == 200 and r.json()["can_undo"]
         # gone (no WebSocket) for the grace: the autopilot takes the seat, and the
         # undo stack with it
+        live(c, gid).takeover_grace_s = 0.05
+        join_and_leave(c, gid, toks[1])  # (leaving starts the timer)
         until(c, gid, lambda x: x["players"][1]["autopilot"])
         live(c, gid).takeover_grace_s = None  # (no second takeover while the test acts)
         seen = c.get(f"/api/games/{gid}?token={toks[1]}").json()
