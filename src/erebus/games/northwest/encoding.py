@@ -15,10 +15,14 @@ Action indices
 ==============
 
 Every :class:`~erebus.games.northwest.actions.Action` that a state could ever
-list in ``legal_actions()`` has exactly one index in ``0 .. N-1``, independent
-of the state; ``N = action_space_size(content)`` (**132 504** for the default
-content).  Blocks, in this order (``D`` = display size 4, ``C`` = crew 7,
-``W×H`` = 14×8, vehicle ``v`` = 0 ship, 1 sled)::
+list in ``legal_actions()`` has exactly one index in ``0 .. N-1``, ``N =
+action_space_size(content)`` (**17 048** for the default content).  Every index
+outside the place block means the same action in every state; a placement's index
+is *relative to the placing vehicle* (a tile is always placed next to the tile the
+vehicle is on, §7.C), so its square depends on the state — :func:`index_to_action`
+and :func:`action_to_index` take the state for placements.  Blocks, in this order
+(``D`` = display size 4, ``C`` = crew 7, ``W×H`` = 14×8, vehicle ``v`` = 0 ship,
+1 sled)::
 
     index                     count          action
     0                         1              pass
@@ -35,7 +39,7 @@ content).  Blocks, in this order (``D`` = display size 4, ``C`` = crew 7,
                               (180..407)     square is (x, y)
     180 + v*(W*H+2) + W*H     (292, 406)     move vehicle v to "greenland"
     180 + v*(W*H+2) + W*H + 1 (293, 407)     move vehicle v to "northwest"
-    408 + v*P + ...           2P             place (P = 66 048 per vehicle, see below)
+    408 + v*P + ...           2P             place (P = 8 320 per vehicle, see below)
 
 Moves: ``legal_actions()`` names a destination tile by its top-left square (its
 anchor), so only anchors occur, but every square has an index.
@@ -43,20 +47,30 @@ anchor), so only anchors occur, but every square has an index.
 Place block of one vehicle: tiles in content order (``L01``..``L64`` then
 ``S01``..``S32``); per tile its orientations in the engine's order (sides
 sorted, ``a`` then ``b``; per side rotations 0..3, quarter turns clockwise);
-per orientation every anchor ``(x, y)`` where the tile fits on the board, row
-by row: ``y`` in ``0..H-h``, ``x`` in ``0..W-w``, offset ``y*(W-w+1) + x``,
-where ``w×h`` is the tile's size in squares in that rotation (a large tile is
-2×1 in rotations 0 and 2 and 1×2 in 1 and 3).  So with the default content a
-large tile owns 2 sides × (2×13·8 + 2×14·7) = 808 indices, starting at
-``808*(n-1)`` for ``L<n>``, a small tile 4 × 14·8 = 448, starting at
-``51 712 + 448*(n-1)`` for ``S<n>``; inside a large tile, side ``a`` rotation 0
-starts at +0, rotation 1 at +104, 2 at +202, 3 at +306, side ``b`` at +404.
-Small tiles only have side ``a``; their four rotations are distinct indices
-even when the pattern looks the same (the engine lists them separately).
+per orientation the anchor *offsets* ``(dx, dy)`` of :data:`PLACE_OFFSETS` for the
+tile's shape in that rotation (1×1, 2×1, 1×2): the placed tile's top-left square is
+the vehicle's square plus the offset.  The vehicle's square (:meth:`ActionSpace.refs`)
+is the top-left square of the tile it stands on, or the arrow's square when it is on
+Greenland or Northwest; a vehicle on the player board (or lost) places nothing, and
+its place indices mean no action.  The offsets are every one a tile next to a 1×1,
+2×1 or 1×2 tile can have, sorted by ``(dy, dx)``: 9 for a small tile (``(0,-1)
+(1,-1) (-1,0) (1,0) (2,0) (-1,1) (0,1) (1,1) (0,2)``), 14 for a 2×1 or 1×2 one.  So
+with the default content a large tile owns 8 × 14 = 112 indices, starting at
+``112*(n-1)`` for ``L<n>``, a small tile 4 × 9 = 36, starting at ``7 168 +
+36*(n-1)`` for ``S<n>``; inside a large tile, side ``a`` rotation ``r`` starts at
+``+14r``, side ``b`` at ``+56 + 14r``.  Small tiles only have side ``a``; their four
+rotations are distinct indices even when the pattern looks the same (the engine lists
+them separately).  An offset that would put the tile off the board means no action.
+
+Version 1 (``ENCODING_VERSION = 1``) numbered every anchor of the board instead
+(132 504 indices); the 7.8× smaller space of version 2 is what every step's mask and
+``sample(mask)`` scan (``erebus bench --compare``).
 
 :func:`action_to_index` raises ``ValueError`` for an action outside this space
-(unknown tile, off the board, a field a kind does not use, …);
-:func:`index_to_action` raises ``ValueError`` for an index outside ``0..N-1``.
+(unknown tile, off the board, a field a kind does not use, a placement not next to
+its vehicle or without a state, …); :func:`index_to_action` raises ``ValueError``
+for an index outside ``0..N-1`` and for a place index that means no action in the
+state (or is given no state).
 :func:`legal_mask` is a ``numpy.int8`` array of length ``N`` with 1 exactly at
 the indices of ``state.legal_actions()`` (all zeros once the game is over).
 
