@@ -66,6 +66,7 @@ from erebus.core.game import GameSpec, RlEncoding
 from erebus.games import get_game
 
 REWARD_MODES = ("score", "rank")
+_INTEGERS = (int, np.integer)
 
 Mask = npt.NDArray[np.int8]
 Observation = npt.NDArray[np.float32]
@@ -279,7 +280,7 @@ class GameEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
             raise ValueError(f"{agent} must act: None is only for terminated agents")
         if isinstance(action, np.ndarray) and action.shape in ((), (1,)):
             action = action.reshape(()).item()
-        if isinstance(action, bool) or not isinstance(action, int | np.integer):
+        if isinstance(action, bool) or not isinstance(action, _INTEGERS):
             raise ValueError(f"an action is an integer index, not {action!r}")
         index = int(action)
         if not 0 <= index < self.adapter.size:

@@ -365,7 +365,8 @@ class ActionSpace:
         them): the tables keep every object they number alive (``_alive``), so an
         ``id`` in one cannot belong to another object; all are emptied together when
         they hold more than :data:`IDENTITY_MEMO_LIMIT` entries."""
-        actions = list(actions)
+        if type(actions) is not list:
+            actions = list(actions)
         refs = self.refs(state)
         by_id = self._tables(refs)[0]
         out = [by_id.get(id(a), -1) for a in actions]
