@@ -19,8 +19,9 @@ observation bounds, ``observe(state, seat)``, the legal-action mask and the
 decoding of an index), wrapped by :class:`SpecAdapter`.  Each game documents its
 own numbering:
 
-* Northwest Passage: the fixed indices of :mod:`erebus.games.northwest.encoding`
-  (132 504 actions, 4 455 observation features) — the same numbers as
+* Northwest Passage: the indices of :mod:`erebus.games.northwest.encoding`
+  (17 048 actions — fixed, but a placement's, which is relative to the placing
+  vehicle —, 4 455 observation features) — the same numbers as
   :class:`erebus.rl.NorthwestEnv` (:mod:`erebus.rl.northwest`), which is this
   environment with Northwest's optional custom content: an engine object, not a JSON
   option, that reaches the game through its spec's ``rl_for`` hook (``setup=``);
@@ -225,7 +226,7 @@ class GameEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
         self.infos: dict[str, dict[str, Any]] = {}
         self.agent_selection: str = self.possible_agents[0]
         # The mask is one array kept across steps: a step clears the previous legal
-        # indices and sets the new ones (a few dozen entries, not 132 504), and
+        # indices and sets the new ones (a few dozen entries, not 17 048), and
         # observe() hands out a copy.  ``_legal`` is None until the state's indices
         # are known, and again after every step.
         self._mask_buf = np.zeros(n, dtype=np.int8)
