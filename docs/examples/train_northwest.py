@@ -97,7 +97,7 @@ class Agent:
     cache: dict[Any, list[float]]
 
     def logits(self, env: Any, obs: dict[str, Any]) -> tuple[torch.Tensor, np.ndarray]:
-        legal = np.flatnonzero(obs["action_mask"].view(np.bool_))  # bool: ~15× int8's
+        legal = np.flatnonzero(obs["action_mask"].view(np.bool_))  # bool: ~9× int8's
         feats = []
         action_at = env.spec.rl.action_at
         for i in legal.tolist():
