@@ -1,8 +1,9 @@
-"""Fixed action indices and a numeric observation of Northwest Passage, for RL.
+"""Action indices and a numeric observation of Northwest Passage, for RL.
 
 Reinforcement-learning code needs two things the engine does not give: a
-*fixed* numbering of every action that can ever occur (so a policy network has
-one output per action, and a mask marks the legal ones), and a fixed-shape
+fixed-size numbering of every action that can ever occur (so a policy network has
+one output per action, and a mask marks the legal ones; a placement's index is
+relative to the placing vehicle, see below), and a fixed-shape
 array describing what a seat may see.  Both are defined here, for any
 :class:`~erebus.games.northwest.content.Content`; the numbers below are those
 of the default content (14×8 board, 64 large two-sided tiles ``L01``–``L64``,
