@@ -116,3 +116,29 @@ def test_engine_bench_takes_the_game_options() -> None:
     )
     assert result.exit_code == 2
     assert "unknown module" in result.output
+
+
+@pytest.mark.skipif(not HAVE_PETTINGZOO, reason="needs the rl extra (pettingzoo)")
+def test_step_parts_add_up_and_put_the_engine_back() -> None:
+    """The parts of one of our steps add up to the time in last() and step(), and
+    timing them leaves the engine's and the adapter's methods as they were."""
+    from erebus.games.northwest.legal import LegalActions
+    from erebus.games.northwest.state import State
+    from erebus.rl import game_env
+
+    env = game_env("northwest", 2)
+    apply = State.apply
+    parts = bench_envs.step_parts(env, 0.05)
+    assert State.legal_actions is LegalActions.legal_actions and State.apply is apply
+    assert not {"legal_indices", "action", "observer"} & set(vars(env.adapter))
+    inside = sum(parts[key] for key, _label in bench_envs.PARTS)
+    assert inside == pytest.approx(parts["last"] + parts["step"])
+    for key in ("engine_legal", "engine_apply", "observation", "indices", "sample"):
+        assert parts[key] > 0, key
+    assert parts["total"] == pytest.approx(parts["last"] + parts["sample"] + parts["step"])
+    assert parts["timing"] >= 0
+    figures = bench_envs.run_parts(ENV_TINY)
+    out = io.StringIO()
+    Console(file=out, width=250).print(bench_envs.parts_table(figures))
+    assert "engine legal_actions()" in out.getvalue()
+    assert figures["iceandsnow_4_part_observation_us"] > 0

@@ -12,10 +12,11 @@ What it does (see docs/rl-training.md):
   environment as indices (``spec.rl.action_index``);
 * the policy scores each *legal* action only: a small MLP embeds the observation
   (scaled by the observation space's upper bounds), another the action — its kind,
-  vehicle and target, decoded from the fixed index by the game's RL encoding
-  (``env.spec.rl.action_at``) — and a dot product of the
-  two gives the logit; a softmax over the mask's 1s is the policy, so the 132 504-wide
-  action space never becomes a 132 504-wide layer;
+  vehicle and target, decoded from the index by the game's RL encoding
+  (``env.spec.rl.action_at``: a placement's index is relative to the placing vehicle,
+  so it is decoded in the state) — and a dot product of the two gives the logit; a
+  softmax over the mask's 1s is the policy, so the 17 048-wide action space never
+  becomes a 17 048-wide layer;
 * REINFORCE with a running-mean baseline on the end-of-game reward (+1 win, −1 loss),
   Adam, one update every ``--batch`` games;
 * before and after training, ``--eval-games`` games against the random bot with the
@@ -93,15 +94,17 @@ class Agent:
 
     policy: Policy
     scale: torch.Tensor
-    cache: dict[int, list[float]]
+    cache: dict[Any, list[float]]
 
     def logits(self, env: Any, obs: dict[str, Any]) -> tuple[torch.Tensor, np.ndarray]:
-        legal = np.flatnonzero(obs["action_mask"].view(np.bool_))  # bool: ~15× int8's
+        legal = np.flatnonzero(obs["action_mask"].view(np.bool_))  # bool: ~9× int8's
         feats = []
+        action_at = env.spec.rl.action_at
         for i in legal.tolist():
-            f = self.cache.get(i)
-            if f is None:  # Northwest's indices are fixed: decode each one once
-                f = self.cache[i] = action_features(env.spec.rl.action_at(env.state_, i))
+            a = action_at(env.state_, i)  # a placement's index depends on the state
+            f = self.cache.get(a)
+            if f is None:  # an action's features are computed once
+                f = self.cache[a] = action_features(a)
             feats.append(f)
         x = torch.from_numpy(obs["observation"]) / self.scale
         return self.policy(x, torch.tensor(feats)), legal

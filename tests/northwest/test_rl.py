@@ -52,7 +52,8 @@ def random_states(players: int, seed: int, explore: bool = True) -> list[State]:
 
 
 def test_default_action_space_size_and_fixed_indices() -> None:
-    assert enc.action_space_size() == 132_504
+    assert enc.ENCODING_VERSION == 2
+    assert enc.action_space_size() == 17_048
     assert enc.index_to_action(0) == Action("pass")
     assert enc.index_to_action(1) == Action("end_turn")
     assert enc.index_to_action(2) == Action.draft(0)
@@ -65,36 +66,58 @@ def test_default_action_space_size_and_fixed_indices() -> None:
     assert enc.index_to_action(180 + 2 * 14 + 5) == Action.move("ship", (5, 2))
     assert enc.index_to_action(292) == Action.move("ship", "greenland")
     assert enc.index_to_action(407) == Action.move("sled", "northwest")
-    assert enc.index_to_action(408) == Action.place("ship", "L01", 0, 0, 0, "a")
-    assert enc.index_to_action(408 + 808 + 404 + 13) == Action.place("ship", "L02", 0, 1, 0, "b")
-    assert enc.index_to_action(408 + 51_712 + 448) == Action.place("ship", "S02", 0, 0, 0, "a")
-    assert enc.index_to_action(408 + 66_048) == Action.place("sled", "L01", 0, 0, 0, "a")
-    assert enc.index_to_action(132_503) == Action.place("sled", "S32", 13, 7, 3, "a")
+
+
+def test_place_offsets_and_indices_relative_to_the_vehicle() -> None:
+    assert [len(o) for o in enc.PLACE_OFFSETS] == [9, 14, 14]
+    assert enc.PLACE_OFFSETS[0][:3] == ((0, -1), (1, -1), (-1, 0))
+    space = enc.action_space()
+    assert space.place_base == 408
+    assert space.place_per == 64 * 8 * 14 + 32 * 4 * 9 == 8_320
+    st = new_game(2, 1)
+    with pytest.raises(ValueError, match="depends on the state"):
+        enc.index_to_action(408)
+    with pytest.raises(ValueError):  # a placement without a state has no index
+        enc.action_to_index(Action.place("ship", "L01", 0, 0, 0, "a"))
+    # The ships start at Greenland: placements are numbered around its square.
+    ref = space.refs(st)[0]
+    assert ref >= 0
+    rx, ry = space._geo.xy(ref)
+    # L01 side a rotation 0 (a 2×1 tile) at offset (-1, -1): block start 0, offset 0.
+    a = space.action(408, st)
+    assert a == Action.place("ship", "L01", rx - 1, ry - 1, 0, "a")
+    assert space.index(a, st) == 408
+    # S01 (1×1) at offset (0, 2): the last of its first rotation's 9 offsets.
+    i = 408 + 64 * 8 * 14 + 8
+    assert space.action(i, st) == Action.place("ship", "S01", rx, ry + 2, 0, "a")
+    # The sled's block follows the ship's; a sled on the player board places nothing.
+    assert space.refs(st)[1] < 0
+    with pytest.raises(ValueError, match="can place no tile"):
+        space.action(408 + 8_320, st)
 
 
 def test_every_index_round_trips() -> None:
+    """Every index outside the place block means one action in any state; a place
+    index, in a state, one action or none (off the board, a vehicle that cannot
+    place), and each action has back its index."""
     space = enc.action_space()
     seen = set()
-    for i in range(space.size):
+    for i in range(space.place_base):
         a = space.action(i)
         assert space.index(a) == i
         seen.add(a)
-    assert len(seen) == space.size
-
-
-@pytest.mark.parametrize("players", [2, 3, 4])
-def test_legal_actions_round_trip_and_mask(players: int) -> None:
-    for seed in range(3):
-        for st in random_states(players, 100 * players + seed, explore=seed > 0):
-            legal = st.legal_actions()
-            idx = [enc.action_to_index(a) for a in legal]
-            assert [enc.index_to_action(i) for i in idx] == legal
-            mask = enc.legal_mask(st)
-            assert mask.dtype == np.int8
-            assert mask.shape == (enc.action_space_size(),)
-            assert set(np.flatnonzero(mask).tolist()) == set(idx)
-            assert int(mask.sum()) == len(legal) == len(set(idx))
-            assert enc.legal_indices(st) == idx
+    assert len(seen) == space.place_base
+    for st in random_states(2, 7)[::40]:
+        placed = set()
+        for i in range(space.place_base, space.size):
+            try:
+                a = space.action(i, st)
+            except ValueError:
+                continue
+            assert a.kind == "place"
+            assert space.index(a, st) == i
+            placed.add(a)
+        assert placed, "some placement has an index in every state tried"
 
 
 @pytest.mark.parametrize(
@@ -121,7 +144,7 @@ def test_actions_outside_the_space_raise_value_error(action: Action) -> None:
         enc.action_to_index(action)
 
 
-@pytest.mark.parametrize("i", [-1, 132_504, 1.0, True, "3"])
+@pytest.mark.parametrize("i", [-1, 17_048, 1.0, True, "3"])
 def test_bad_indices_raise_value_error(i: object) -> None:
     with pytest.raises(ValueError):
         enc.index_to_action(i)  # type: ignore[arg-type]

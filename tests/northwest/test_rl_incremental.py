@@ -55,7 +55,7 @@ def test_incremental_observation_and_mask_equal_scratch_along_random_games(
                 env.step(None)
                 continue
             action = _explorer(rng, st.legal_actions())
-            env.step(enc.action_to_index(action))
+            env.step(enc.action_to_index(action, st))
             steps += 1
         assert env.state_.is_over and steps > 30
 
@@ -80,7 +80,7 @@ def test_illegal_indices_raise_value_error_and_change_nothing_mid_game() -> None
     rng = random.Random(0)
     for _ in range(60):  # into the game: tiles placed, vehicles out, caches warm
         st = env.state_
-        env.step(enc.action_to_index(_explorer(rng, st.legal_actions())))
+        env.step(enc.action_to_index(_explorer(rng, st.legal_actions()), st))
     agent = env.agent_selection
     before = env.state_.to_json()
     obs = env.observe(agent)
@@ -127,9 +127,9 @@ def test_legal_indices_by_identity_equal_by_value(monkeypatch: pytest.MonkeyPatc
     while not st.is_over:
         legal = st.legal_actions()
         copies = [type(a)(*a) for a in legal]  # equal, not identical
-        expected = [space._compute_index(a) for a in legal]
-        assert space.indices(legal) == expected
-        assert space.indices(copies) == expected
-        assert [space.action(i) for i in expected] == legal
+        expected = [space._compute_index(a, space.refs(st)) for a in legal]
+        assert space.indices(legal, st) == expected
+        assert space.indices(copies, st) == expected
+        assert [space.action(i, st) for i in expected] == legal
         st.apply(_explorer(rng, legal))
     assert len(space._alive) <= 7

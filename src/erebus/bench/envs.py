@@ -14,8 +14,15 @@ their usual checking wrappers).
 Two rates per environment: **steps/s** of the whole loop, and **env steps/s**, the
 steps over the time spent inside ``env.last()`` and ``env.step()`` only (what the
 environment costs, engine included, without the agent's choice: ``sample`` scans the
-whole mask, 132 504 entries for Northwest Passage against 9 for tic-tac-toe).  Runs
+whole mask, 17 048 entries for Northwest Passage against 9 for tic-tac-toe).  Runs
 are interleaved (every environment once, then again, …) and the table shows medians.
+
+A second table splits one step into its parts (:func:`step_parts`): µs per step in
+``last()``, in the agent's ``sample()`` and in ``step()`` for every environment, and,
+for ours, the time of each part inside: the engine's ``legal_actions()`` and
+``apply()``, the observation, the legal indices and mask, the index's action, and the
+rest of the environment (PettingZoo's bookkeeping, the copies handed out) — each
+part's own time, without the parts it calls.
 
 Needs the ``rl`` extra; PettingZoo's two classic games need ``chess`` and
 ``pygame-ce`` (the ``bench`` extra) and are left out, with a note, without them.
@@ -26,7 +33,9 @@ from __future__ import annotations
 import importlib
 import statistics
 import time
-from collections.abc import Callable
+from collections import defaultdict
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -174,6 +183,189 @@ def table_of(figures: dict[str, float]) -> Table:
     return table
 
 
+#: The parts of one of our steps that :func:`step_parts` times (key, column label).
+PARTS: tuple[tuple[str, str], ...] = (
+    ("engine_legal", "engine legal_actions()"),
+    ("engine_apply", "engine apply()"),
+    ("observation", "observation"),
+    ("indices", "legal indices + mask"),
+    ("action", "index → action"),
+    ("env_rest", "rest of env"),
+)
+
+
+@contextmanager
+def _timed_parts(env: Any, acc: dict[str, float]) -> Iterator[None]:
+    """Wrap the parts of one of our environments so that each adds its own time (its
+    callees' time left out) to ``acc``; everything is put back on exit.  The engine's
+    two methods are wrapped on the state's class, for the duration only."""
+    clock = time.perf_counter
+    stack: list[list[float]] = []  # per active part: [children's time]
+
+    def timed(f: Callable[..., Any], key: str) -> Callable[..., Any]:
+        def part(*args: Any, **kwargs: Any) -> Any:
+            acc["calls"] += 1
+            stack.append([0.0])
+            t0 = clock()
+            try:
+                return f(*args, **kwargs)
+            finally:
+                elapsed = clock() - t0
+                children = stack.pop()[0]
+                acc[key] += elapsed - children
+                if stack:
+                    stack[-1][0] += elapsed
+
+        return part
+
+    adapter = env.adapter
+    cls = type(env.state_)
+    saved = {name: cls.__dict__.get(name) for name in ("legal_actions", "apply")}
+    observer = adapter.observer
+    adapter.legal_indices = timed(adapter.legal_indices, "indices")
+    adapter.action = timed(adapter.action, "action")
+    adapter.observer = lambda: timed(observer(), "observation")
+    cls.legal_actions = timed(cls.legal_actions, "engine_legal")
+    cls.apply = timed(cls.apply, "engine_apply")
+    try:
+        yield
+    finally:
+        for name in ("legal_indices", "action", "observer"):
+            del adapter.__dict__[name]
+        for name, original in saved.items():
+            if original is None:
+                delattr(cls, name)
+            else:
+                setattr(cls, name, original)
+
+
+def step_parts(env: Any, seconds: float, seed: int = 0) -> dict[str, float]:
+    """µs per step of the loop's parts (:func:`steps_per_s`' loop): ``last``,
+    ``sample``, ``step`` and ``total``; for one of our environments (one with an
+    ``adapter``) also every key of :data:`PARTS`, which add up to ``last + step``."""
+    clock = time.perf_counter
+    acc: dict[str, float] = defaultdict(float)
+    ours = hasattr(env, "adapter")
+    steps = 0
+    if ours:
+        env.reset(seed=seed)  # the state's class exists from the first reset
+    start = clock()
+    with _timed_parts(env, acc) if ours else _nothing():
+        while clock() - start < seconds:
+            env.reset(seed=seed)
+            for agent in env.possible_agents:
+                env.action_space(agent).seed(seed)
+            seed += 1
+            for agent in env.agent_iter():
+                t0 = clock()
+                obs, _reward, terminated, truncated, _info = env.last()
+                t1 = clock()
+                if terminated or truncated:
+                    action = None
+                else:
+                    action = env.action_space(agent).sample(obs["action_mask"])
+                t2 = clock()
+                env.step(action)
+                t3 = clock()
+                acc["last"] += t1 - t0
+                acc["sample"] += t2 - t1
+                acc["step"] += t3 - t2
+                steps += 1
+    calls = acc.pop("calls", 0.0)
+    out = {key: 1e6 * value / steps for key, value in acc.items()}
+    out["total"] = out["last"] + out["sample"] + out["step"]
+    if ours:
+        inside = sum(out.get(key, 0.0) for key, _label in PARTS[:-1])
+        out["env_rest"] = out["last"] + out["step"] - inside
+        for key, _label in PARTS:
+            out.setdefault(key, 0.0)
+        out["timing"] = _timing_cost() * calls / steps
+    return out
+
+
+def _timing_cost(n: int = 20_000) -> float:
+    """µs that :func:`_timed_parts`' wrapper adds to one call (measured here, now)."""
+    acc: dict[str, float] = defaultdict(float)
+
+    def noop() -> None:
+        return None
+
+    clock = time.perf_counter
+    t0 = clock()
+    for _ in range(n):
+        noop()
+    plain = clock() - t0
+    stack: list[list[float]] = []
+
+    def part() -> None:  # the same work as _timed_parts' wrapper
+        acc["calls"] += 1
+        stack.append([0.0])
+        t = clock()
+        try:
+            return noop()
+        finally:
+            elapsed = clock() - t
+            children = stack.pop()[0]
+            acc["x"] += elapsed - children
+            if stack:
+                stack[-1][0] += elapsed
+
+    t0 = clock()
+    for _ in range(n):
+        part()
+    return max(0.0, 1e6 * (clock() - t0 - plain) / n)
+
+
+@contextmanager
+def _nothing() -> Iterator[None]:
+    yield
+
+
+def run_parts(budgets: EnvBudgets = FULL) -> dict[str, float]:
+    """:func:`step_parts` of every available environment, keyed
+    ``{env}_part_{part}_us``: medians of the budget's interleaved runs."""
+    envs = [(key, factory()) for key, _label, factory in available()]
+    for _key, env in envs:  # warm up
+        steps_per_s(env, min(0.05, budgets.seconds))
+    samples: dict[str, list[float]] = defaultdict(list)
+    for rep in range(budgets.reps):
+        for key, env in envs:
+            for part, value in step_parts(env, budgets.seconds, seed=1000 * rep).items():
+                samples[f"{key}_part_{part}_us"].append(value)
+    return {name: statistics.median(values) for name, values in samples.items()}
+
+
+def parts_table(figures: dict[str, float]) -> Table:
+    """The table of :func:`run_parts`' figures."""
+    table = Table(
+        title="erebus bench --compare — µs per step, by part",
+        caption=(
+            "Medians of interleaved runs, the same loop.  last / sample / step: the time "
+            "in env.last(), the agent's action_space.sample(mask) and env.step().  For "
+            "ours, the parts inside last() and step(), each without the parts it calls; "
+            "timing them adds the µs of the last column to each step, most of it to "
+            "'rest of env'."
+        ),
+        caption_justify="left",
+    )
+    table.add_column("environment")
+    for label in ("whole step", "last()", "sample()", "step()"):
+        table.add_column(label, justify="right")
+    for _key, label in PARTS:
+        table.add_column(label, justify="right")
+    table.add_column("timing's own cost", justify="right")
+    labels = {key: label for key, label, _f in OURS} | {key: label for key, label, _m in THEIRS}
+    for key, label in labels.items():
+        if f"{key}_part_total_us" not in figures:
+            continue
+        cells = [label]
+        for part in ("total", "last", "sample", "step", *(k for k, _l in PARTS), "timing"):
+            value = figures.get(f"{key}_part_{part}_us")
+            cells.append("—" if value is None else f"{value:.1f}")
+        table.add_row(*cells)
+    return table
+
+
 def main(
     quick: bool = False, console: Console | None = None, budgets: EnvBudgets | None = None
 ) -> dict[str, float]:
@@ -192,6 +384,10 @@ def main(
     with console.status("measuring PettingZoo env steps/s…"):
         figures = run(budgets)
     console.print(table_of(figures))
+    with console.status("timing the parts of a step…"):
+        parts = run_parts(budgets)
+    console.print(parts_table(parts))
+    figures.update(parts)
     if not all(f"{key}_steps_per_s" in figures for key, _l, _m in THEIRS):
         console.print(INSTALL_HINT, markup=False, highlight=False)
     return figures

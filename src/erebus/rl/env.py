@@ -19,8 +19,9 @@ observation bounds, ``observe(state, seat)``, the legal-action mask and the
 decoding of an index), wrapped by :class:`SpecAdapter`.  Each game documents its
 own numbering:
 
-* Northwest Passage: the fixed indices of :mod:`erebus.games.northwest.encoding`
-  (132 504 actions, 4 455 observation features) — the same numbers as
+* Northwest Passage: the indices of :mod:`erebus.games.northwest.encoding`
+  (17 048 actions — fixed, but a placement's, which is relative to the placing
+  vehicle —, 4 455 observation features) — the same numbers as
   :class:`erebus.rl.NorthwestEnv` (:mod:`erebus.rl.northwest`), which is this
   environment with Northwest's optional custom content: an engine object, not a JSON
   option, that reaches the game through its spec's ``rl_for`` hook (``setup=``);
@@ -66,6 +67,7 @@ from erebus.core.game import GameSpec, RlEncoding
 from erebus.games import get_game
 
 REWARD_MODES = ("score", "rank")
+_INTEGERS = (int, np.integer)
 
 Mask = npt.NDArray[np.int8]
 Observation = npt.NDArray[np.float32]
@@ -224,7 +226,7 @@ class GameEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
         self.infos: dict[str, dict[str, Any]] = {}
         self.agent_selection: str = self.possible_agents[0]
         # The mask is one array kept across steps: a step clears the previous legal
-        # indices and sets the new ones (a few dozen entries, not 132 504), and
+        # indices and sets the new ones (a few dozen entries, not 17 048), and
         # observe() hands out a copy.  ``_legal`` is None until the state's indices
         # are known, and again after every step.
         self._mask_buf = np.zeros(n, dtype=np.int8)
@@ -279,7 +281,7 @@ class GameEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
             raise ValueError(f"{agent} must act: None is only for terminated agents")
         if isinstance(action, np.ndarray) and action.shape in ((), (1,)):
             action = action.reshape(()).item()
-        if isinstance(action, bool) or not isinstance(action, int | np.integer):
+        if isinstance(action, bool) or not isinstance(action, _INTEGERS):
             raise ValueError(f"an action is an integer index, not {action!r}")
         index = int(action)
         if not 0 <= index < self.adapter.size:

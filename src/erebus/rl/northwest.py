@@ -21,8 +21,9 @@ seat ``i``; ``env.agent_selection`` is always the engine's current player
 Spaces (identical for every agent; ``N`` and the observation layout are
 documented in :mod:`erebus.games.northwest.encoding`):
 
-* action space ``Discrete(N)``, ``N = action_space_size()`` (132 504 for the
-  default content): the fixed action indices of the encoding module;
+* action space ``Discrete(N)``, ``N = action_space_size()`` (17 048 for the
+  default content): the action indices of the encoding module (version 2: fixed,
+  but a placement's, whose square is relative to the placing vehicle's);
 * observation space ``Dict({"observation": Box(low, high, (4455,), float32),
   "action_mask": Box(0, 1, (N,), int8)})``.  ``observation`` is
   ``encoding.observe(state, seat)`` (public information only, seats relative

@@ -1,8 +1,9 @@
-"""Fixed action indices and a numeric observation of Northwest Passage, for RL.
+"""Action indices and a numeric observation of Northwest Passage, for RL.
 
 Reinforcement-learning code needs two things the engine does not give: a
-*fixed* numbering of every action that can ever occur (so a policy network has
-one output per action, and a mask marks the legal ones), and a fixed-shape
+fixed-size numbering of every action that can ever occur (so a policy network has
+one output per action, and a mask marks the legal ones; a placement's index is
+relative to the placing vehicle, see below), and a fixed-shape
 array describing what a seat may see.  Both are defined here, for any
 :class:`~erebus.games.northwest.content.Content`; the numbers below are those
 of the default content (14×8 board, 64 large two-sided tiles ``L01``–``L64``,
@@ -15,10 +16,14 @@ Action indices
 ==============
 
 Every :class:`~erebus.games.northwest.actions.Action` that a state could ever
-list in ``legal_actions()`` has exactly one index in ``0 .. N-1``, independent
-of the state; ``N = action_space_size(content)`` (**132 504** for the default
-content).  Blocks, in this order (``D`` = display size 4, ``C`` = crew 7,
-``W×H`` = 14×8, vehicle ``v`` = 0 ship, 1 sled)::
+list in ``legal_actions()`` has exactly one index in ``0 .. N-1``, ``N =
+action_space_size(content)`` (**17 048** for the default content).  Every index
+outside the place block means the same action in every state; a placement's index
+is *relative to the placing vehicle* (a tile is always placed next to the tile the
+vehicle is on, §7.C), so its square depends on the state — :func:`index_to_action`
+and :func:`action_to_index` take the state for placements.  Blocks, in this order
+(``D`` = display size 4, ``C`` = crew 7, ``W×H`` = 14×8, vehicle ``v`` = 0 ship,
+1 sled)::
 
     index                     count          action
     0                         1              pass
@@ -35,7 +40,7 @@ content).  Blocks, in this order (``D`` = display size 4, ``C`` = crew 7,
                               (180..407)     square is (x, y)
     180 + v*(W*H+2) + W*H     (292, 406)     move vehicle v to "greenland"
     180 + v*(W*H+2) + W*H + 1 (293, 407)     move vehicle v to "northwest"
-    408 + v*P + ...           2P             place (P = 66 048 per vehicle, see below)
+    408 + v*P + ...           2P             place (P = 8 320 per vehicle, see below)
 
 Moves: ``legal_actions()`` names a destination tile by its top-left square (its
 anchor), so only anchors occur, but every square has an index.
@@ -43,20 +48,30 @@ anchor), so only anchors occur, but every square has an index.
 Place block of one vehicle: tiles in content order (``L01``..``L64`` then
 ``S01``..``S32``); per tile its orientations in the engine's order (sides
 sorted, ``a`` then ``b``; per side rotations 0..3, quarter turns clockwise);
-per orientation every anchor ``(x, y)`` where the tile fits on the board, row
-by row: ``y`` in ``0..H-h``, ``x`` in ``0..W-w``, offset ``y*(W-w+1) + x``,
-where ``w×h`` is the tile's size in squares in that rotation (a large tile is
-2×1 in rotations 0 and 2 and 1×2 in 1 and 3).  So with the default content a
-large tile owns 2 sides × (2×13·8 + 2×14·7) = 808 indices, starting at
-``808*(n-1)`` for ``L<n>``, a small tile 4 × 14·8 = 448, starting at
-``51 712 + 448*(n-1)`` for ``S<n>``; inside a large tile, side ``a`` rotation 0
-starts at +0, rotation 1 at +104, 2 at +202, 3 at +306, side ``b`` at +404.
-Small tiles only have side ``a``; their four rotations are distinct indices
-even when the pattern looks the same (the engine lists them separately).
+per orientation the anchor *offsets* ``(dx, dy)`` of :data:`PLACE_OFFSETS` for the
+tile's shape in that rotation (1×1, 2×1, 1×2): the placed tile's top-left square is
+the vehicle's square plus the offset.  The vehicle's square (:meth:`ActionSpace.refs`)
+is the top-left square of the tile it stands on, or the arrow's square when it is on
+Greenland or Northwest; a vehicle on the player board (or lost) places nothing, and
+its place indices mean no action.  The offsets are every one a tile next to a 1×1,
+2×1 or 1×2 tile can have, sorted by ``(dy, dx)``: 9 for a small tile (``(0,-1)
+(1,-1) (-1,0) (1,0) (2,0) (-1,1) (0,1) (1,1) (0,2)``), 14 for a 2×1 or 1×2 one.  So
+with the default content a large tile owns 8 × 14 = 112 indices, starting at
+``112*(n-1)`` for ``L<n>``, a small tile 4 × 9 = 36, starting at ``7 168 +
+36*(n-1)`` for ``S<n>``; inside a large tile, side ``a`` rotation ``r`` starts at
+``+14r``, side ``b`` at ``+56 + 14r``.  Small tiles only have side ``a``; their four
+rotations are distinct indices even when the pattern looks the same (the engine lists
+them separately).  An offset that would put the tile off the board means no action.
+
+Version 1 (``ENCODING_VERSION = 1``) numbered every anchor of the board instead
+(132 504 indices); the 7.8× smaller space of version 2 is what every step's mask and
+``sample(mask)`` scan (``erebus bench --compare``).
 
 :func:`action_to_index` raises ``ValueError`` for an action outside this space
-(unknown tile, off the board, a field a kind does not use, …);
-:func:`index_to_action` raises ``ValueError`` for an index outside ``0..N-1``.
+(unknown tile, off the board, a field a kind does not use, a placement not next to
+its vehicle or without a state, …); :func:`index_to_action` raises ``ValueError``
+for an index outside ``0..N-1`` and for a place index that means no action in the
+state (or is given no state).
 :func:`legal_mask` is a ``numpy.int8`` array of length ``N`` with 1 exactly at
 the indices of ``state.legal_actions()`` (all zeros once the game is over).
 
@@ -147,7 +162,7 @@ from erebus.games.northwest.geometry import Geometry
 from erebus.games.northwest.layout import CREW_FIELDS, GREENLAND, LOST, NORTHWEST, PLAYER_BOARD
 from erebus.games.northwest.state import State, geometry_for, new_game
 
-ENCODING_VERSION = 1
+ENCODING_VERSION = 2
 """Bumped whenever an action index or an observation offset changes."""
 
 ARROW_DESTINATIONS = ("greenland", "northwest")
@@ -168,9 +183,12 @@ Observation = npt.NDArray[np.float32]
 
 
 class ActionSpace:
-    """The fixed action numbering of one content (see the module docstring).
+    """The action numbering of one content (see the module docstring).
 
-    Build it with :func:`action_space`, which caches one per content object.
+    Build it with :func:`action_space`, which caches one per content object.  Every
+    index but a placement's means the same action in every state; a placement's
+    anchor is relative to the placing vehicle's square, so :meth:`action` and
+    :meth:`index` take the state for those (``ValueError`` without one).
     """
 
     def __init__(self, content: Content) -> None:
@@ -201,7 +219,12 @@ class ActionSpace:
         self.move_base = off
         off += 2 * self.move_per
         self.place_base = off
-        # Place blocks of one vehicle: (start, orientation index, anchors per row).
+        #: Per tile shape (0 = 1×1, 1 = 2×1, 2 = 1×2): the anchor offsets (dx, dy)
+        #: from the vehicle's square that a placement can have, in index order.
+        self.offsets: tuple[tuple[tuple[int, int], ...], ...] = PLACE_OFFSETS
+        S = geo.S
+        self._offset_at = [{dx + S * dy: k for k, (dx, dy) in enumerate(o)} for o in self.offsets]
+        # Place blocks of one vehicle: (start, orientation index, shape).
         self._block_start: list[int] = []
         self._block: list[tuple[int, int]] = []
         self._orient_start: dict[int, int] = {}
@@ -209,25 +232,59 @@ class ActionSpace:
         for t in range(geo.n_tiles):
             for oi in geo.orients_of[t]:
                 o = geo.orientations[oi]
-                nx, ny = W - o.w + 1, H - o.h + 1
-                if nx <= 0 or ny <= 0:
+                if o.w > W or o.h > H:
                     continue
                 self._orient_start[oi] = p
                 self._block_start.append(p)
-                self._block.append((oi, nx))
-                p += nx * ny
+                self._block.append((oi, o.shape))
+                p += len(self.offsets[o.shape])
         self.place_per = p
         self.size = off + 2 * p
-        self._memo: dict[Action, int] = {}
-        self._by_id: dict[int, int] = {}  # id(action) -> index, for the objects in _alive
+        self._memo: dict[Action, int] = {}  # fixed indices by value (no placements)
+        # Per pair of vehicle squares (``_ref_key``): id(action) -> index, and
+        # index -> an action seen with it; ``_alive`` keeps those objects alive.
+        self._by_refs: dict[int, tuple[dict[int, int], dict[int, Action]]] = {}
         self._alive: list[Action] = []
-        self._by_index: dict[int, Action] = {}  # index -> an action seen with it
+
+    # -- the vehicles' squares ----------------------------------------------
+
+    def refs(self, state: State | None) -> tuple[int, int]:
+        """The squares placements are relative to: the current player's ship and
+        sled (the top-left square of the tile a vehicle is on, or the arrow's square),
+        ``-1`` for a vehicle that can place nothing (on the player board, lost, the
+        game over, no state)."""
+        if state is None:
+            return (-1, -1)
+        seat = state.current_player
+        if seat is None:
+            return (-1, -1)
+        loc = state.loc
+        return (self._ref(state, loc[2 * seat]), self._ref(state, loc[2 * seat + 1]))
+
+    def _ref(self, state: State, loc: int) -> int:
+        if loc >= 0:
+            return int(state.tile_anchor[loc])
+        if loc == GREENLAND:
+            return self._geo.greenland_square
+        if loc == NORTHWEST:
+            return self._geo.northwest_square
+        return -1
+
+    def _tables(self, refs: tuple[int, int]) -> tuple[dict[int, int], dict[int, Action]]:
+        key = (refs[0] + 1) * 4096 + refs[1] + 1
+        tables = self._by_refs.get(key)
+        if tables is None:
+            tables = self._by_refs[key] = ({}, {})
+        return tables
 
     # -- index -> action --------------------------------------------------
 
-    def action(self, i: int) -> Action:
-        """The action with index ``i``; ``ValueError`` outside ``0..size-1``."""
-        seen = self._by_index.get(i) if type(i) is int else None
+    def action(self, i: int, state: State | None = None) -> Action:
+        """The action with index ``i`` (in ``state``, for a placement); ``ValueError``
+        outside ``0..size-1`` and for a placement off the board, of a vehicle that can
+        place nothing, or without a state."""
+        refs = self.refs(state)
+        seen = self._tables(refs)[1].get(i) if type(i) is int else None
         if seen is not None:
             return seen
         if isinstance(i, bool) or not isinstance(i, int | np.integer):
@@ -267,59 +324,71 @@ class ActionSpace:
             return Action.move(VEHICLES[v], (x, y))
         v, rest = divmod(i - self.place_base, self.place_per)
         b = bisect.bisect_right(self._block_start, rest) - 1
-        oi, nx = self._block[b]
-        y, x = divmod(rest - self._block_start[b], nx)
+        oi, shape = self._block[b]
+        dx, dy = self.offsets[shape][rest - self._block_start[b]]
         geo = self._geo
         o = geo.orientations[oi]
+        if state is None:
+            raise ValueError(f"index {i} is a placement: its square depends on the state")
+        ref = refs[v]
+        if ref < 0:
+            raise ValueError(f"index {i}: the {VEHICLES[v]} can place no tile now")
+        rx, ry = geo.xy(ref)
+        x, y = rx + dx, ry + dy
+        if not (0 <= x <= self.W - o.w and 0 <= y <= self.H - o.h):
+            raise ValueError(f"index {i}: that placement would be off the board")
         return Action.place(VEHICLES[v], geo.tile_ids[o.tile], x, y, o.rotation, o.side)
 
     # -- action -> index --------------------------------------------------
 
-    def index(self, action: Action) -> int:
-        """The index of ``action``; ``ValueError`` if it is not in the space."""
+    def index(self, action: Action, state: State | None = None) -> int:
+        """The index of ``action`` (in ``state``, for a placement); ``ValueError`` if
+        it has none (a placement: also when it is not next to the vehicle's square)."""
         i = self._memo.get(action) if isinstance(action, Action) else None
         if i is not None:
             return i
         if not isinstance(action, Action):
             raise ValueError(f"not an action: {action!r}")
-        i = self._compute_index(action)
-        if self.action(i) != action:
+        i = self._compute_index(action, self.refs(state))
+        if self.action(i, state) != action:
             raise ValueError(f"{action!r} is not in the action space (a field is out of place)")
-        self._memo[action] = i
+        if action.kind != "place":
+            self._memo[action] = i
         return i
 
-    def indices(self, actions: Iterable[Action]) -> list[int]:
-        """The indices of ``actions``, in order.
+    def indices(self, actions: Iterable[Action], state: State) -> list[int]:
+        """The indices of ``actions`` in ``state``, in order.
 
         The engine hands out the same :class:`Action` objects again and again (its
         option lists are cached), and hashing a 14-field tuple costs more than the
-        rest of a lookup, so actions seen before are found by identity first: the
-        table keeps every object it numbers alive (``_alive``), so an ``id`` in it
-        cannot belong to another object; both are emptied together when the table
-        grows past :data:`IDENTITY_MEMO_LIMIT`."""
-        actions = list(actions)
-        by_id = self._by_id
+        rest of a lookup, so actions seen before are found by identity first, in the
+        table of the current vehicles' squares (a placement's index depends on
+        them): the tables keep every object they number alive (``_alive``), so an
+        ``id`` in one cannot belong to another object; all are emptied together when
+        they hold more than :data:`IDENTITY_MEMO_LIMIT` entries."""
+        if type(actions) is not list:
+            actions = list(actions)
+        refs = self.refs(state)
+        by_id = self._tables(refs)[0]
         out = [by_id.get(id(a), -1) for a in actions]
         if -1 in out:
             for k, a in enumerate(actions):
                 if out[k] < 0:
-                    out[k] = self._remember(a)
+                    out[k] = self._remember(a, state, refs)
         return out
 
-    def _remember(self, a: Action) -> int:
-        i = self._memo.get(a)
-        if i is None:
-            i = self.index(a)
+    def _remember(self, a: Action, state: State, refs: tuple[int, int]) -> int:
+        i = self.index(a, state)
         if len(self._alive) >= IDENTITY_MEMO_LIMIT:
-            self._by_id.clear()
+            self._by_refs.clear()
             self._alive.clear()
-            self._by_index.clear()
-        self._by_id[id(a)] = i
+        by_id, by_index = self._tables(refs)
+        by_id[id(a)] = i
+        by_index[i] = a
         self._alive.append(a)
-        self._by_index[i] = a
         return i
 
-    def _compute_index(self, a: Action) -> int:
+    def _compute_index(self, a: Action, refs: tuple[int, int]) -> int:
         k = a.kind
         if k == "pass":
             return 0
@@ -371,10 +440,16 @@ class ActionSpace:
             if start is None:
                 raise ValueError(f"tile {a.tile} does not fit on the board in that rotation")
             o = geo.orientations[oi]
-            nx = self.W - o.w + 1
-            x = _in_range(a.x, nx, "x")
+            x = _in_range(a.x, self.W - o.w + 1, "x")
             y = _in_range(a.y, self.H - o.h + 1, "y")
-            return self.place_base + v * self.place_per + start + y * nx + x
+            ref = refs[v]
+            if ref < 0:
+                raise ValueError(f"the {a.vehicle} can place no tile now (or no state given)")
+            rx, ry = geo.xy(ref)
+            at = self._offset_at[o.shape].get((x - rx) + geo.S * (y - ry))
+            if at is None or abs(x - rx) > 2:
+                raise ValueError(f"{a!r} is not next to the {a.vehicle}")
+            return self.place_base + v * self.place_per + start + at
         raise ValueError(f"unknown action kind {k!r}")
 
     # -- masks ------------------------------------------------------------
@@ -384,8 +459,34 @@ class ActionSpace:
         m = np.zeros(self.size, dtype=np.int8)
         legal = state.legal_actions()
         if legal:
-            m[self.indices(legal)] = 1
+            m[self.indices(legal, state)] = 1
         return m
+
+
+def _place_offsets() -> tuple[tuple[tuple[int, int], ...], ...]:
+    """Per tile shape (1×1, 2×1, 1×2): every (dx, dy) from a vehicle's square (the
+    top-left square of the tile it is on, 1×1, 2×1 or 1×2, or an arrow's square) to
+    the top-left square of a tile placed next to it — the new tile covers a square
+    orthogonally next to the vehicle's tile (§7.C) — sorted by (dy, dx)."""
+    footprints = (((0, 0),), ((0, 0), (1, 0)), ((0, 0), (0, 1)))
+    out = []
+    for shape in footprints:
+        found: set[tuple[int, int]] = set()
+        for vehicle in footprints:
+            cells = set(vehicle)
+            frontier = {
+                (x + dx, y + dy)
+                for x, y in vehicle
+                for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))
+            } - cells
+            found |= {(fx - gx, fy - gy) for fx, fy in frontier for gx, gy in shape}
+        out.append(tuple(sorted(found, key=lambda d: (d[1], d[0]))))
+    return tuple(out)
+
+
+PLACE_OFFSETS = _place_offsets()
+"""Anchor offsets of a placement from the vehicle's square, per tile shape (1×1, 2×1,
+1×2), in index order (see the module docstring)."""
 
 
 def _in_range(value: object, n: int, what: str) -> int:
@@ -409,23 +510,34 @@ def action_space(content: Content | None = None) -> ActionSpace:
 
 
 def action_space_size(content: Content | None = None) -> int:
-    """Number of action indices ``N`` (132 504 for the default content)."""
+    """Number of action indices ``N`` (17 048 for the default content)."""
     return action_space(content).size
 
 
-def action_to_index(action: Action, content: Content | None = None) -> int:
-    """The fixed index of ``action``; ``ValueError`` if it is outside the space."""
-    return action_space(content).index(action)
+def _where(at: State | Content | None) -> tuple[ActionSpace, State | None]:
+    if isinstance(at, Content) or at is None:
+        return action_space(at), None
+    return action_space(at.content), at
 
 
-def index_to_action(i: int, content: Content | None = None) -> Action:
-    """The action with fixed index ``i``; ``ValueError`` if ``i`` is out of range."""
-    return action_space(content).action(i)
+def action_to_index(action: Action, at: State | Content | None = None) -> int:
+    """The index of ``action`` in the state ``at`` (a content or None: only actions
+    other than placements, whose index depends on the vehicle's square);
+    ``ValueError`` if it has none."""
+    space, state = _where(at)
+    return space.index(action, state)
+
+
+def index_to_action(i: int, at: State | Content | None = None) -> Action:
+    """The action index ``i`` stands for in the state ``at`` (a content or None: only
+    indices other than placements); ``ValueError`` if none."""
+    space, state = _where(at)
+    return space.action(i, state)
 
 
 def legal_indices(state: State) -> list[int]:
     """Indices of ``state.legal_actions()``, in the engine's order."""
-    return action_space(state.content).indices(state.legal_actions())
+    return action_space(state.content).indices(state.legal_actions(), state)
 
 
 def legal_mask(state: State) -> Mask:
@@ -812,8 +924,8 @@ def rl_for(players: int, setup: Mapping[str, Any]) -> RlEncoding:
         observation_bounds=lambda: observation_bounds(content),
         observe=observe,
         legal_mask=legal_mask,
-        action_at=lambda state, i: index_to_action(i, state.content),
-        action_index=lambda state, action: action_to_index(action, state.content),
+        action_at=lambda state, i: index_to_action(i, state),
+        action_index=lambda state, action: action_to_index(action, state),
         new_game=start,
         legal_indices=legal_indices,
         observer=lambda: _observer(content),

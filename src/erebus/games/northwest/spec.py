@@ -137,13 +137,13 @@ def _rl_mask(state: State) -> Any:
 def _rl_action(state: State, index: int) -> Action:
     from erebus.games.northwest import encoding
 
-    return encoding.index_to_action(index, state.content)
+    return encoding.index_to_action(index, state)
 
 
 def _rl_index(state: State, action: Action) -> int:
     from erebus.games.northwest import encoding
 
-    return encoding.action_to_index(action, state.content)
+    return encoding.action_to_index(action, state)
 
 
 def _rl_legal(state: State) -> list[int]:
