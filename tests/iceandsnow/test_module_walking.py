@@ -670,6 +670,25 @@ def test_the_rl_observation_holds_the_sled_board() -> None:
     assert obs.shape == (enc.size,)
 
 
+def test_a_walking_event_is_one_hot_in_the_event_block_only() -> None:
+    """Walking on Ice's event cards (29–36) are numbered past the base deck's: each has
+    its own place in the event block, and nothing of it spills into the next block."""
+    from erebus.games.iceandsnow.encoding import encoder, observe
+
+    st = abandoned(sled=2)
+    enc = encoder(st.content)
+    o, k = enc.layout["event"]
+    so, sk = enc.layout["spaces"]
+    assert st.content.walking is not None
+    before = observe(st, 0)
+    for number in st.content.walking.events:
+        assert number < k
+        st.event = number
+        obs = observe(st, 0)
+        assert obs[o : o + k].sum() == 1 and obs[o + number] == 1
+        assert (obs[so : so + sk] == before[so : so + sk]).all()
+
+
 def test_the_terminal_shows_the_sled_board_guilt_and_cans() -> None:
     from erebus.terminal.iceandsnow_screen import describe, render_text
 

@@ -110,3 +110,32 @@ def test_legal_lists_fit_the_action_space() -> None:
             most = max(most, len(legal))
             st.apply(rng.choice(legal))
     assert 0 < most < enc.MAX_ACTIONS
+
+
+@pytest.mark.parametrize(
+    ("players", "options"),
+    [
+        (2, None),
+        (2, {"modules": ["walking_on_ice"]}),
+        (3, {"modules": ["legendary_expeditions"]}),
+        (2, {"modules": ["walking_on_ice", "inuit_myths", "legendary_expeditions"]}),
+        (1, {"scenario": "lost-expedition"}),
+        (1, {"scenario": "amundsens-voyage"}),
+    ],
+)
+def test_the_observation_space_fits_the_games_options(
+    players: int, options: dict[str, object] | None
+) -> None:
+    """Modules and solo scenarios change the content (sections, spaces, event cards),
+    and with it the observation's length: the declared space follows the options."""
+    env = game_env("iceandsnow", players, options=options)
+    env.reset(seed=3)
+    for _ in range(40):
+        agent = env.agent_selection
+        obs, _, term, trunc, _ = env.last()
+        space = env.observation_space(agent)["observation"]
+        assert obs["observation"].shape == space.shape
+        assert space.contains(obs["observation"])
+        if term or trunc:
+            break
+        env.step(int(np.flatnonzero(obs["action_mask"])[0]))

@@ -91,7 +91,12 @@ class RlEncoding:
     of building an ``action_space_size()`` array per step); ``observer()`` a new
     stateful ``observe`` for the successive states of one game (an environment makes
     one per ``reset()``): it may keep the blocks of the last observation whose inputs
-    did not change, and returns a new array equal to ``observe(state, seat)``."""
+    did not change, and returns a new array equal to ``observe(state, seat)``.
+
+    ``observation_bounds_for(players, options)`` (optional): the bounds of the games
+    made with these (parsed) options, for a game whose observation length follows the
+    options (Through Ice and Snow: a module or a solo scenario adds map sections,
+    spaces or event cards); without it, or without options, ``observation_bounds()``."""
 
     action_space_size: Callable[[], int]
     observation_bounds: Callable[[], tuple[Any, Any]]
@@ -102,6 +107,7 @@ class RlEncoding:
     new_game: Callable[[int, int], State] | None = None
     legal_indices: Callable[[State], Sequence[int]] | None = None
     observer: Callable[[], Callable[[State, int], Any]] | None = None
+    observation_bounds_for: Callable[[int, Mapping[str, Any]], tuple[Any, Any]] | None = None
 
 
 @dataclass(frozen=True)

@@ -96,6 +96,7 @@ class SpecAdapter:
     spec: GameSpec
     options: dict[str, Any] | None = None
     encoding: RlEncoding | None = None
+    players: int = 0  # the seats of the games (for ``observation_bounds_for``)
 
     def __post_init__(self) -> None:
         rl = self.encoding if self.encoding is not None else self.spec.rl
@@ -103,7 +104,10 @@ class SpecAdapter:
             raise ValueError(f"{self.spec.name} declares no RL encoding")
         self.rl = rl
         self.size = self.rl.action_space_size()
-        self._bounds = self.rl.observation_bounds()
+        if self.options is not None and self.rl.observation_bounds_for is not None:
+            self._bounds = self.rl.observation_bounds_for(self.players, self.options)
+        else:
+            self._bounds = self.rl.observation_bounds()
 
     def new_game(self, players: int, seed: int) -> Any:
         if self.rl.new_game is not None:
@@ -166,7 +170,7 @@ def adapter_for(
         choices = ", ".join(str(p) for p in spec.players)
         raise ValueError(f"{game}: players must be one of {choices}, not {players!r}")
     parsed = spec.parse_options(players, options)  # ValueError now, not at reset()
-    return SpecAdapter(spec, parsed if options is not None else None)
+    return SpecAdapter(spec, parsed if options is not None else None, players=players)
 
 
 class GameEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped

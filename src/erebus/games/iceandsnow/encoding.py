@@ -19,7 +19,8 @@ observer, then clockwise); blocks in order:
   (coastal, open); leader and current player (relative one-hots of 4); player
   count one-hot (1..4); Inuit pool/15, cartography tokens/12; Survival paid
   flags (3); warehouse boxes (3 × 4 resources, /10);
-* ``event`` — one-hot of the current event card (1..28) plus "none";
+* ``event`` — one-hot of the current event card (1..28, and Walking on Ice's 29..36)
+  plus "none";
 * ``spaces`` — occupied slots per board space (/4);
 * ``map`` — fleet one-hot, dynamite-marked anchors, for every anchor of the
   data set; mapped regions; each section placed on side A / side B;
@@ -139,7 +140,11 @@ class Encoder:
         self.species_cards = list(c.species) + [d for d in c.dual if d not in c.species]
         self.species = sorted({s.species for s in c.species.values()})
         self.spaces = len(c.spaces)
-        self.events = max(c.events) + 1
+        # Every event card that can be the round's current one: the base deck and,
+        # with Walking on Ice, the walking deck (cards 29–36, drawn once the ships are
+        # abandoned), so that no event number lands in the next block.
+        walking = list(c.walking.events) if c.walking is not None else []
+        self.events = max([*c.events, *walking]) + 1
         self.investors = list(c.investors)
         self.cartography = list(c.cartography)
         self.upgrades = sorted(c.upgrades)

@@ -96,6 +96,19 @@ def _rl_bounds() -> tuple[Any, Any]:
     return low, high
 
 
+def _rl_bounds_for(players: int, options: Mapping[str, Any]) -> tuple[Any, Any]:
+    """The bounds for games with ``options``: the modules and solo scenarios change the
+    content (map sections, spaces, event cards), and the observation follows it."""
+    import numpy as np
+
+    from erebus.games.iceandsnow import encoding
+
+    size = encoding.encoder(new_game(players, 0, dict(options)).content).size
+    low = np.full(size, -encoding.CLIP, dtype=np.float32)
+    high = np.full(size, encoding.CLIP, dtype=np.float32)
+    return low, high
+
+
 def _rl_observe(state: State, seat: int) -> Any:
     from erebus.games.iceandsnow import encoding
 
@@ -169,6 +182,7 @@ SPEC = GameSpec(
         action_index=_rl_index,
         legal_indices=_rl_legal,
         observer=_rl_observer,
+        observation_bounds_for=_rl_bounds_for,
     ),
     terminal_ui="erebus.terminal.iceandsnow",
     web_board="iceandsnow",
