@@ -140,11 +140,9 @@ class Encoder:
         self.species_cards = list(c.species) + [d for d in c.dual if d not in c.species]
         self.species = sorted({s.species for s in c.species.values()})
         self.spaces = len(c.spaces)
-        # Every event card that can be the round's current one: the base deck and,
-        # with Walking on Ice, the walking deck (cards 29–36, drawn once the ships are
-        # abandoned), so that no event number lands in the next block.
-        walking = list(c.walking.events) if c.walking is not None else []
-        self.events = max([*c.events, *walking]) + 1
+        # Every event card of this content (a Walking on Ice game's content holds the
+        # walking deck's cards 29–36 too).
+        self.events = max(c.events) + 1
         self.investors = list(c.investors)
         self.cartography = list(c.cartography)
         self.upgrades = sorted(c.upgrades)
