@@ -48,6 +48,7 @@ def write_plot(review: dict[str, Any], names: Sequence[str], path: str | Path) -
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator, PercentFormatter
 
     chances = review["chances"]
     fig, ax = plt.subplots(figsize=(10, 4))
@@ -64,7 +65,12 @@ def write_plot(review: dict[str, Any], names: Sequence[str], path: str | Path) -
                     markersize=6 if m["blunder"] else 4,
                 )
         ax.set_ylim(0, 1)
-        ax.set_xlabel("move")
+        ax.set_xlim(0, max(1, len(chances) - 1))
+        ax.set_yticks([0, 0.25, 0.5, 0.75, 1])
+        ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.grid(True, alpha=0.3)
+        ax.set_xlabel("move number")
         ax.set_ylabel("estimated winning chance")
         ax.set_title(f"{review['game']}: winning chances (red: mistakes)")
         ax.legend()
