@@ -60,12 +60,36 @@ def card_name(state: Any, cid: str) -> str:
     c = state.content
     if cid in c.species:
         s = c.species[cid]
-        return f"{s.name} ({s.pp} PP, food {s.food})"
+        return f"{s.name} ({s.pp} PP; food +{s.food} if eaten)"
     h = state.tables.hunting_all.get(cid)
     if h is not None:
         kind = " (whale)" if h.whale else ""
         return f"{h.name}{kind} (prey {h.prey}, food +{h.food})"
     return wording.card(cid)
+
+
+#: Investors' objectives in words (cards.json names the objective by id, with its
+#: numbers in ``params``: ``n``, or one per player count).
+OBJECTIVES = {
+    "never_death_or_mutiny": "never in Death or Mutiny",
+    "times_leader": "lead {n} times",
+    "explores": "Explore {n} times",
+    "most_different_species": "the most different species",
+    "most_cabins": "the most cabins",
+    "min_rounds": "the game lasts {n} rounds or more",
+    "inuit": "{n} Inuit or more",
+    "different_species": "{n} different species",
+    "cabins": "{n} cabins",
+    "mapped_regions": "{n} regions mapped",
+    "max_rounds": "the game lasts {n} rounds or fewer",
+}
+
+
+def _objective(state: Any, inv: Any) -> str:
+    p = inv.params
+    n = p.get("n", p.get(str(state.players), "?"))
+    words = OBJECTIVES.get(inv.objective, wording.plain(inv.objective))
+    return words.format(n=n)
 
 
 def _event_name(state: Any, number: int) -> str:
@@ -77,12 +101,13 @@ def _anchor(state: Any, ident: str) -> str:
     a = state.tables.anchors.get(ident)
     if a is None:
         return wording.anchor(ident)
-    extra = [wording.region(a.region)]
+    region = wording.region(a.region)
+    extra = [region] if region != a.name else []
     if a.walking_final:
         extra.append("a final anchor")
     elif a.final_pp:
         extra.append(f"final anchor, {a.final_pp} PP")
-    return f"{a.name} ({', '.join(extra)})"
+    return f"{a.name} ({', '.join(extra)})" if extra else a.name
 
 
 def _crew(crew: Sequence[int] | None) -> str:
@@ -186,7 +211,8 @@ def describe(state: Any, action: Action) -> str:
         if inv is None:
             return f"Keep the investor {wording.investor(str(action.card))}"
         bonus = _amounts(list(inv.bonus.items()))
-        return f"Keep the investor {inv.name} ({inv.reward} PP; start with {bonus})"
+        goal = f"{_objective(state, inv)}: {inv.reward} PP"
+        return f"Keep the investor {inv.name} ({goal}; start with {bonus})"
     if k == "choose_cartography":
         carto = c.cartography.get(str(action.card))
         regions = wording.regions(carto.regions) if carto else wording.plain(str(action.card))
@@ -233,6 +259,9 @@ def describe(state: Any, action: Action) -> str:
     if k == "infirmary":
         return f"Send {_crew(action.crew)} to the infirmary"
     if k == "eat":
+        sp = c.species.get(str(action.card))
+        if sp is not None:
+            return f"Eat the {sp.name} card (food +{sp.food})"
         return f"Eat the {card_name(state, str(action.card))} card"
     if k in ("choose_explorer", "benevolent", "despot", "track", "chart"):
         return _legends(state, action)
