@@ -106,6 +106,16 @@ def test_the_hint_button_shows_a_legal_action_in_words_and_on_the_board(
             assert page.locator(".hinted, svg.board .log-hl").count() >= 1
         page.wait_for_timeout(300)
         page.screenshot(path=str(output_dir / f"hint-{game}-{tag}.png"), full_page=tag == "phone")
+    # In another language the board's own words (Northwest has them for every kind):
+    # the server's English words would mix two languages on one page.
+    page = _page(new_page, LAPTOP, f"{game}-fr", lang="fr")
+    page.goto(f"{server.base}/game/{gid}?token={tok}")
+    page.locator("#hintbtn").click()
+    page.locator("[data-testid=hint]").wait_for(state="visible", timeout=60_000)
+    words = page.locator(".hint-action").inner_text()
+    assert words and "{" not in words
+    if game == "northwest":
+        assert words != hint["text"]
     assert not new_page.errors.errors, new_page.errors.errors
 
 

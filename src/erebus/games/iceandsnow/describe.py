@@ -127,7 +127,8 @@ def _take(state: Any, a: Action) -> str:
     parts = [f"{head} with {_crew(a.crew)}"]
     if a.proxy:
         role = "an Inuk" if a.proxy == "inuit" else f"the {a.proxy}"
-        parts[0] += f" (one of them acting as {role})"
+        who = "acting" if sum(a.crew or ()) == 1 else "one of them acting"
+        parts[0] += f" ({who} as {role})"
     if a.card and sp != "creature":
         parts.append(f"taking {card_name(state, a.card)}")
     if a.tile is not None:
