@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from erebus.cli import app
 from erebus.terminal.app import load_save, run_play
-from erebus.terminal.review import run_review, sparkline
+from erebus.terminal.review import chance_figure, run_review, sparkline
 from support.terminal import recording_console, scripted_input
 
 
@@ -83,6 +83,23 @@ def test_review_prints_a_table_the_mistakes_and_the_chances(
     for name in saved.names:
         assert name in out
     assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    # The plot's axes are labelled: the move number, the winning chance in per cent.
+    import matplotlib.pyplot as plt
+
+    fig = chance_figure(review, saved.names)
+    try:
+        ax = fig.axes[0]
+        assert ax.get_xlabel() == "move number"
+        assert "winning chance" in ax.get_ylabel()
+        fig.canvas.draw()
+        ticks = [t.get_text() for t in ax.get_yticklabels()]
+        assert ticks[0] == "0%" and ticks[-1] == "100%"
+        assert ax.get_xlim() == (0, len(saved.actions))
+    finally:
+        plt.close(fig)
+    # The tables name the moves in the game's words, not the engine's raw form.
+    for m in review["moves"]:
+        assert "=" not in m["text"] and m["text"] != str(saved.actions[m["step"] - 1])
 
 
 def test_review_command_line(tmp_path: Path) -> None:

@@ -100,12 +100,22 @@ def test_the_hint_button_shows_a_legal_action_in_words_and_on_the_board(
         legal = server.game(gid, tok)["legal_actions"]
         assert hint["action"] in legal
         words = page.locator(".hint-action").inner_text()
-        assert words and "{" not in words  # the board's own words
+        assert words == hint["text"]  # the game's words (describe_action), in English
         if game == "northwest" or hint["action"]["type"] in ("take", "pass"):
             # ... and shown on the table: squares, a destination, a button, a space
             assert page.locator(".hinted, svg.board .log-hl").count() >= 1
         page.wait_for_timeout(300)
         page.screenshot(path=str(output_dir / f"hint-{game}-{tag}.png"), full_page=tag == "phone")
+    # In another language the board's own words (Northwest has them for every kind):
+    # the server's English words would mix two languages on one page.
+    page = _page(new_page, LAPTOP, f"{game}-fr", lang="fr")
+    page.goto(f"{server.base}/game/{gid}?token={tok}")
+    page.locator("#hintbtn").click()
+    page.locator("[data-testid=hint]").wait_for(state="visible", timeout=60_000)
+    words = page.locator(".hint-action").inner_text()
+    assert words and "{" not in words
+    if game == "northwest":
+        assert words != hint["text"]
     assert not new_page.errors.errors, new_page.errors.errors
 
 
@@ -159,6 +169,12 @@ def test_the_replay_review_plots_chances_and_marks_mistakes(
         assert "12" in line
         if move["mistake"]:
             assert move["best_text"] in line
+        assert move["text"] in line  # what was played, in the game's words
+        # The plot's axes: the move number below, the winning chance 0-100 % beside.
+        assert plot.locator("[data-testid=review-axis-x]").text_content() == "Move"
+        assert plot.locator("[data-testid=review-axis-y]").text_content() == "Winning chance"
+        ticks = plot.locator(".rv-tick").all_text_contents()
+        assert {"0%", "50%", "100%", "0"} <= set(ticks)
         # Stepping moves the review's cursor and its line with the replay.
         page.keyboard.press("ArrowRight")
         page.wait_for_function(

@@ -78,6 +78,9 @@ def test_a_hint_is_legal_and_the_same_after_the_hidden_order_changes(
             h = r.json()
             assert h["action"] in g["legal_actions"]
             assert h["reason"] and h["text"] and h["version"] == g["version"]
+            # In the game's words (describe_action), not the engine's raw form.
+            assert h["text"] != str(get_game(game).action_from_json(h["action"]))
+            assert "=" not in h["text"] and h["text"] in h["reason"]
             assert c.get(f"/api/games/{gid}/hint?token={tok}").json() == h  # cached
             # From the view only: a world with the hidden order drawn anew, the same hint.
             live = service._games[gid]
@@ -173,6 +176,8 @@ def test_a_finished_game_is_reviewed_move_by_move(sqlite_url: str, game: str) ->
         assert len(review["chances"]) == steps + 1
         for m in review["moves"]:
             assert m["loss"] >= 0 and m["text"]
+            played = get_game(game).action_from_json(m["action"])
+            assert m["text"] != str(played) and "=" not in m["text"] + m["best_text"]
             assert m["mistake"] == (m["loss"] >= analysis.MISTAKE_LOSS)
             assert len(m["chances"]) == len(seats)
             assert all(0.0 <= p <= 1.0 for p in m["chances"])

@@ -618,7 +618,7 @@ def _hint(console: Console, ui: GameUI, state: Any, choice: _Choice) -> None:
     h = analysis.hint(state, seed)
     action = ui.action_from_json(h["action"])
     number = next((i for i, a in enumerate(choice.numbered, 1) if a == action), None)
-    words = ui.describe(state, action)
+    words = h.get("text") or ui.describe(state, action)  # the game's own words (describe_action)
     where = f" (action {number})" if number is not None else ""
     console.print(Text(f"Hint: {words}{where}", Style(bold=True, color="#7fc8f8")))
     console.print(Text(h["reason"], Style(color="#9a9a9a")))

@@ -22,6 +22,7 @@ from rich.text import Text
 
 from erebus.bots import analysis
 from erebus.terminal.app import SaveError, load_save, ui_for
+from erebus.terminal.seats import player_colour
 
 BARS = " ▁▂▃▄▅▆▇█"
 PLOT_WIDTH = 60
@@ -42,33 +43,64 @@ def sparkline(values: Sequence[float], width: int = PLOT_WIDTH) -> str:
     return "".join(out)
 
 
-def write_plot(review: dict[str, Any], names: Sequence[str], path: str | Path) -> Path:
-    """Each seat's estimated winning chance per move, as a PNG (matplotlib, Agg)."""
+def _title(game: str) -> str:
+    from erebus.games import get_game
+
+    try:
+        return get_game(game).title
+    except (KeyError, ValueError):
+        return game
+
+
+def chance_figure(review: dict[str, Any], names: Sequence[str]) -> Any:
+    """The matplotlib figure of :func:`write_plot` (Agg; the caller closes it): each
+    seat's line in its colour, the mistakes marked, x the move number, y the winning
+    chance 0–100 %."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator, PercentFormatter
 
     chances = review["chances"]
     fig, ax = plt.subplots(figsize=(10, 4))
+    for seat in range(review["players"]):
+        ax.plot(
+            range(len(chances)),
+            [c[seat] for c in chances],
+            label=names[seat],
+            color=player_colour(seat),  # the seat's colour, as on the board
+        )
+    for m in review["moves"]:
+        if m["mistake"]:
+            ax.plot(
+                m["step"] - 1,
+                m["chances"][m["seat"]],
+                marker="v" if m["blunder"] else "o",
+                color=player_colour(m["seat"]),
+                markeredgecolor="black",
+                markersize=7 if m["blunder"] else 5,
+            )
+    ax.set_ylim(0, 1)
+    ax.set_xlim(0, max(1, len(chances) - 1))
+    ax.set_yticks([0, 0.25, 0.5, 0.75, 1])
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.grid(True, alpha=0.3)
+    ax.set_xlabel("move number")
+    ax.set_ylabel("estimated winning chance")
+    ax.set_title(f"{_title(review['game'])}: winning chances (● mistake, ▼ big mistake)")
+    ax.legend()
+    fig.tight_layout()
+    return fig
+
+
+def write_plot(review: dict[str, Any], names: Sequence[str], path: str | Path) -> Path:
+    """Each seat's estimated winning chance per move, as a PNG (matplotlib, Agg)."""
+    import matplotlib.pyplot as plt
+
+    fig = chance_figure(review, names)
     try:
-        for seat in range(review["players"]):
-            ax.plot(range(len(chances)), [c[seat] for c in chances], label=names[seat])
-        for m in review["moves"]:
-            if m["mistake"]:
-                ax.plot(
-                    m["step"] - 1,
-                    m["chances"][m["seat"]],
-                    marker="v" if m["blunder"] else "o",
-                    color="red",
-                    markersize=6 if m["blunder"] else 4,
-                )
-        ax.set_ylim(0, 1)
-        ax.set_xlabel("move")
-        ax.set_ylabel("estimated winning chance")
-        ax.set_title(f"{review['game']}: winning chances (red: mistakes)")
-        ax.legend()
-        fig.tight_layout()
         out = Path(path)
         fig.savefig(out, dpi=100)
     finally:

@@ -14,6 +14,7 @@ from erebus.core.game import GameSpec, RlEncoding, SearchHints, Statistic
 from erebus.games.iceandsnow import events as ev
 from erebus.games.iceandsnow.actions import Action
 from erebus.games.iceandsnow.botmoves import bot_actions
+from erebus.games.iceandsnow.describe import describe
 from erebus.games.iceandsnow.heuristics import REWARD_SCALE, heuristic, terminal_value
 from erebus.games.iceandsnow.options import OPTIONS, normalize
 from erebus.games.iceandsnow.sources import SOURCE_LABELS, SOURCES, score_source
@@ -186,4 +187,5 @@ SPEC = GameSpec(
     ),
     terminal_ui="erebus.terminal.iceandsnow",
     web_board="iceandsnow",
+    describe_action=describe,
 )

@@ -15,6 +15,7 @@ from erebus.core.game import GameSpec, RlEncoding, Statistic
 from erebus.games.northwest import evaluator
 from erebus.games.northwest import events as ev
 from erebus.games.northwest.actions import Action
+from erebus.games.northwest.describe import describe
 from erebus.games.northwest.heuristics import heuristic
 from erebus.games.northwest.sources import SOURCE_LABELS, SOURCES, score_source
 from erebus.games.northwest.state import State, new_game
@@ -210,4 +211,5 @@ SPEC = GameSpec(
     rl_for=_rl_for,
     terminal_ui="erebus.terminal.northwest",
     web_board="northwest",
+    describe_action=describe,
 )

@@ -23,12 +23,21 @@ export function hintButton() {
 
 function pct(x) { return Math.round(100 * x); }
 
+// An action of the hint in words: the server's (the game's describe_action, in
+// English: the fullest), or in another language the board's own words where it has
+// them (its optional hintText(action)), so that a page does not mix two languages.
+function actionWords(action, text) {
+  const board = APP.board && APP.board.hintText ? APP.board.hintText(action) : null;
+  if (APP.lang && APP.lang !== "en" && board) return board;
+  return text || board || "";
+}
+
 function reasonText(d) {
   if (d.forced) return t("hint_forced");
   const alt = (d.alternatives || [])[0];
   if (!alt) return t("hint_reason_only", { p: pct(d.result) });
   const gain = pct(d.result - alt.result);
-  const next = (APP.board && APP.board.hintText && APP.board.hintText(alt.action)) || alt.text;
+  const next = actionWords(alt.action, alt.text);
   if (gain === 0) return t("hint_reason_close", { p: pct(d.result), next });
   return t("hint_reason", { p: pct(d.result), gain: `${gain >= 0 ? "+" : ""}${gain}`, next });
 }
@@ -39,9 +48,8 @@ function hintBox() {
   if (HINT.error) return h("div", { id: "hintbox", class: "hintbox warn", role: "status" }, HINT.error);
   if (HINT.busy) return h("div", { id: "hintbox", class: "hintbox", role: "status" }, t("hint_thinking"));
   if (!d) return null;
-  const words = APP.board && APP.board.hintText ? APP.board.hintText(d.action) : null;
   return h("div", { id: "hintbox", class: "hintbox", role: "status", "data-testid": "hint" },
-    h("strong", {}, t("hint"), ": "), h("span", { class: "hint-action" }, words || d.text),
+    h("strong", {}, t("hint"), ": "), h("span", { class: "hint-action" }, actionWords(d.action, d.text)),
     h("div", { class: "hint-reason" }, reasonText(d)),
     HINT.lit ? h("div", { class: "hint-note" }, t("hint_on_board")) : null);
 }

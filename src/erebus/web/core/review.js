@@ -12,7 +12,10 @@ import { errText } from "./connection.js";
 
 const V = { id: null, on: false, data: null, progress: null, error: null, timer: null, go: null, step: 0 };
 const POLL_MS = 1000;
-const W = 300, H = 110, PAD = 4;
+// The plot's box in SVG units: margins for the axes' ticks and titles (left: the
+// winning chance 0–100 %, bottom: the move number).
+const W = 320, H = 150, ML = 36, MR = 8, MT = 6, MB = 30;
+const TICK_STEPS = [1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000];
 
 function pct(x) { return Math.round(100 * x); }
 
@@ -49,13 +52,32 @@ async function load() {
   renderReview(V.step);
 }
 
-// The winning-chance plot: one line per seat, mistakes as red marks, the step as a rule.
+// Move numbers to label on the x axis: a round step, at most ``most`` of them.
+function xTicks(n, most = 6) {
+  const step = TICK_STEPS.find((k) => n / k <= most) || Math.ceil(n / most);
+  const out = [];
+  for (let k = 0; k <= n; k += step) out.push(k);
+  return out;
+}
+
+// The winning-chance plot: one line per seat, mistakes as red marks, the step as a rule,
+// the axes labelled (x: the move, y: the winning chance in %).
 function plot(d, step) {
   const ch = d.chances, n = Math.max(1, ch.length - 1);
-  const X = (k) => PAD + (W - 2 * PAD) * (k / n), Y = (p) => PAD + (H - 2 * PAD) * (1 - p);
+  const X = (k) => ML + (W - ML - MR) * (k / n), Y = (p) => MT + (H - MT - MB) * (1 - p);
   const svg = s("svg", { viewBox: `0 0 ${W} ${H}`, class: "rv-plot", role: "img", "aria-label": t("review_chances"), "data-testid": "review-plot" });
-  svg.append(s("rect", { x: 0, y: 0, width: W, height: H, class: "rv-bg" }));
-  svg.append(s("line", { x1: PAD, x2: W - PAD, y1: Y(0.5), y2: Y(0.5), class: "rv-mid" }));
+  svg.append(s("rect", { x: ML, y: MT, width: W - ML - MR, height: H - MT - MB, class: "rv-bg" }));
+  for (const p of [0, 0.5, 1]) {
+    svg.append(s("line", { x1: ML, x2: W - MR, y1: Y(p), y2: Y(p), class: p === 0.5 ? "rv-mid" : "rv-grid" }));
+    svg.append(s("text", { x: ML - 4, y: Y(p) + 3, class: "rv-tick", "text-anchor": "end" }, `${pct(p)}%`));
+  }
+  for (const k of xTicks(n)) {
+    svg.append(s("line", { x1: X(k), x2: X(k), y1: H - MB, y2: H - MB + 3, class: "rv-grid" }));
+    svg.append(s("text", { x: X(k), y: H - MB + 12, class: "rv-tick", "text-anchor": "middle" }, String(k)));
+  }
+  svg.append(s("text", { x: ML + (W - ML - MR) / 2, y: H - 3, class: "rv-axis", "text-anchor": "middle", "data-testid": "review-axis-x" }, t("review_axis_move")));
+  const yMid = MT + (H - MT - MB) / 2;
+  svg.append(s("text", { x: 10, y: yMid, class: "rv-axis", "text-anchor": "middle", transform: `rotate(-90 10 ${yMid})`, "data-testid": "review-axis-y" }, t("review_axis_chance")));
   for (let seat = 0; seat < d.players; seat++) {
     const pts = ch.map((c, k) => `${X(k).toFixed(1)},${Y(c[seat]).toFixed(1)}`).join(" ");
     svg.append(s("polyline", { points: pts, class: "rv-line", stroke: COLORS[seat] }));
@@ -63,12 +85,12 @@ function plot(d, step) {
   for (const m of d.moves) {
     if (!m.mistake) continue;
     svg.append(s("circle", { cx: X(m.step - 1), cy: Y(m.chances[m.seat]), r: m.blunder ? 3 : 2, class: m.blunder ? "rv-blunder" : "rv-mistake" },
-      s("title", {}, `${m.step} · ${seatName(m.seat)} · −${pct(m.loss)}%`)));
+      s("title", {}, `${m.step} · ${seatName(m.seat)} · −${pct(m.loss)}% · ${m.text}`)));
   }
-  svg.append(s("line", { x1: X(step), x2: X(step), y1: 0, y2: H, class: "rv-cursor" }));
+  svg.append(s("line", { x1: X(step), x2: X(step), y1: MT, y2: H - MB, class: "rv-cursor" }));
   svg.addEventListener("click", (e) => {
     const r = svg.getBoundingClientRect();
-    const k = Math.round(((e.clientX - r.left) / r.width * W - PAD) / (W - 2 * PAD) * n);
+    const k = Math.round(((e.clientX - r.left) / r.width * W - ML) / (W - ML - MR) * n);
     if (V.go) V.go(Math.max(0, Math.min(n, k)));
   });
   return svg;
@@ -78,10 +100,13 @@ function moveLine(d, step) {
   if (step === 0) return h("p", { class: "rv-move" }, t("replay_setup"));
   const m = d.moves[step - 1];
   if (!m) return null;
-  if (m.forced) return h("p", { class: "rv-move" }, t("review_forced", { k: step }));
-  if (!m.mistake) return h("p", { class: "rv-move ok", "data-testid": "review-move" }, t("review_move_ok", { k: step, p: pct(m.loss) }));
+  // What was played, in the game's words (the review's ``text``).
+  const played = m.text ? h("p", { class: "rv-played", "data-testid": "review-played" }, t("review_played", { action: m.text })) : null;
+  if (m.forced) return h("div", { class: "rv-move" }, h("p", {}, t("review_forced", { k: step })), played);
+  if (!m.mistake) return h("div", { class: "rv-move ok", "data-testid": "review-move" }, h("p", {}, t("review_move_ok", { k: step, p: pct(m.loss) })), played);
   return h("div", { class: `rv-move ${m.blunder ? "blunder" : "mistake"}`, "data-testid": "review-move" },
     h("p", {}, (m.blunder ? "✗✗ " : "✗ ") + t("review_move", { k: step, p: pct(m.loss) })),
+    played,
     h("p", { class: "rv-best" }, t("review_best", { action: m.best_text })));
 }
 
