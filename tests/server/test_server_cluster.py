@@ -528,3 +528,81 @@ def test_creation_throttle_is_shared(servers: Any) -> None:
         body = {"players": 2, "seats": [HUMAN, EASY]}
         codes.append(srv.http.post("/api/games", json=body).status_code)
     assert codes == [201, 201, 201, 429]
+
+
+def _swallow_cancellations(client: Any) -> None:
+    """Every command of this redis-py client finishes even if its task is cancelled
+    meanwhile, the cancellation lost (as redis-py 8.1 did now and then on Python
+    3.11 under load: the bench's 30 s silences)."""
+    real = client.execute_command
+
+    async def slow(*args: Any, **kw: Any) -> Any:
+        await asyncio.sleep(0.02)  # a busy Redis: a cancellation finds a command running
+        return await real(*args, **kw)
+
+    async def stubborn(*args: Any, **kw: Any) -> Any:
+        job = asyncio.ensure_future(slow(*args, **kw))
+        while True:
+            try:
+                return await asyncio.shield(job)
+            except asyncio.CancelledError:
+                continue
+
+    client.execute_command = stubborn
+
+
+def test_bot_turns_go_on_when_redis_loses_a_cancellation(
+    postgres_url: str, private_redis: PrivateRedis, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bot turn ends, and the next one comes, even when a Redis command does not
+    stop on a cancellation: once the lease is held, no bot turn waits on Redis (the
+    renewal task that a bot turn cancelled and awaited on its way out used to hang
+    there for good, and so did every later bot turn of the game)."""
+    from erebus.server import cluster, replicas
+
+    monkeypatch.setattr(cluster, "RENEW_S", 0.001)  # renewing all the time
+    monkeypatch.setattr(replicas, "RENEW_S", 0.001, raising=False)  # (the old keeper's)
+
+    async def main() -> None:
+        (svc,) = await _services(1, postgres_url, private_redis.url)
+        try:
+            _swallow_cancellations(svc.cluster.redis)  # type: ignore[attr-defined]
+            game = await svc.create({"players": 2, "seats": [HUMAN, EASY], "seed": 3})
+            live = await svc.get(game["id"])
+            rng = random.Random(3)
+            moves = 0
+            while not live.state.is_over and moves < 40:
+                await _until(
+                    lambda: live.state.is_over or live.state.current_player == 0,
+                    timeout=5.0,
+                    what=f"our turn after {moves} moves",
+                )
+                if live.state.is_over:
+                    break
+                action = rng.choice(live.payload(0)["legal_actions"])
+                before = live.version
+                await svc.act(live, 0, live.version, action)
+                assert live.version > before
+                moves += 1
+            assert moves >= 10, moves
+            kinds = [e.kind for e in svc.storage.load_game(game["id"]).log]  # type: ignore[union-attr]
+            assert kinds.count("bot") >= 5, kinds
+        finally:
+            await _close([svc])
+
+    # In a thread of its own: a bot task that never ends would hang asyncio.run's
+    # clean-up too, and the test must fail, not hang.
+    errors: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            asyncio.run(main())
+        except BaseException as exc:
+            errors.append(exc)
+
+    t = threading.Thread(target=run, daemon=True)
+    t.start()
+    t.join(60)
+    assert not t.is_alive(), "the game hung (a bot task that never ended)"
+    if errors:
+        raise errors[0]

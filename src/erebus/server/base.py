@@ -128,6 +128,8 @@ class ServiceBase(ABC):
     def _forget(self, game_id: str) -> None:
         """Drop the cache (another process wrote to this game); the log is reloaded."""
         live = self._games.pop(game_id, None)
+        if self.cluster.shared:
+            self.cluster.drop_lease(game_id)  # another process may play its bots now
         if live is not None:
             if live.watch_task is not None:
                 live.watch_task.cancel()

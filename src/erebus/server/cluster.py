@@ -14,11 +14,14 @@ PostgreSQL database:
   however many notices arrive, late or twice.  A process whose subscription broke
   (Redis restarted, the network) catches up on every game it holds once it is back.
 * **The bots' lease.**  One process at a time thinks for a game's bot seats: it holds
-  ``lease:<game>`` (``SET NX PX``), renews it while it plays and drops it when no bot
-  is to move.  A process that dies (even ``kill -9``) stops renewing; the lease
-  expires after ``LEASE_MS`` and another process holding the game picks the bots up
-  (its tick looks every ``TICK_S``).  The database's unique ``(game, index)`` is the
-  last word either way: two writers never both commit one version.
+  ``lease:<game>`` (``SET NX PX``).  It keeps the lease while its bots play there
+  (the heartbeat renews every lease held in one round trip, every ``TICK_S``), so a
+  bot's turn costs no Redis round trip, and gives it up once no bot turn has used it
+  for ``LEASE_IDLE_S`` (or the game leaves its memory).  A process that dies (even
+  ``kill -9``) stops renewing; the lease expires after ``LEASE_MS`` and another
+  process holding the game picks the bots up (its tick looks every ``TICK_S``).  The
+  database's unique ``(game, index)`` is the last word either way: two writers never
+  both commit one version.
 * **Presence.**  Each process keeps the number of open WebSockets per seat it serves
   in a hash ``conns:<game>`` (field ``<process>|<seat>``) and says so with a notice;
   the others add them to their own.  A process's entries count while its
@@ -39,6 +42,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import math
 import os
 import secrets
 import socket
@@ -52,7 +56,11 @@ log = logging.getLogger("erebus.server")
 
 PREFIX = "erebus"
 LEASE_MS = 4000  # the bots' lease lives this long unless renewed
-RENEW_S = 1.0  # the holder renews it this often
+RENEW_S = 1.0  # the holder renews it this often (with the heartbeat)
+# A lease counts as ours without asking Redis until this long before it would expire
+# (a heartbeat that comes late, clocks that differ by a little).
+LEASE_MARGIN_S = 1.5
+LEASE_IDLE_S = 3.0  # a lease no bot turn used for this long is given up
 ALIVE_MS = 5000  # a process's presence entries count while its alive key lives
 TICK_S = 1.0  # heartbeat, orphaned bot turns, dead processes' presence
 CHECK_TICKS = 10  # every this many ticks, compare the games held with the database
@@ -61,6 +69,7 @@ RETRY_S = (0.05, 0.2, 0.5, 1.0)  # pauses between attempts to reach Redis again
 # Redis until the heartbeat reaches it again, at most this long: no request waits on
 # a Redis that is away.
 DOWN_S = 5.0
+REDIS_CONNECTIONS = 64  # commands in flight to Redis at once, at most (more wait)
 
 #: (game id, kind, data) of a notice another process published.
 Notice = Callable[[str, str, dict[str, Any]], None]
@@ -71,9 +80,36 @@ if redis.call('get', KEYS[1]) == ARGV[1] then
 end
 return 0
 """
+# Every lease this process holds, in one round trip: KEYS the leases, ARGV[1] this
+# process, ARGV[2] the time to live.  Ours (or gone: Redis restarted empty): kept for
+# another ARGV[2] ms, 1; another process's now: 0.
+_RENEW_ALL = """
+local out = {}
+for i, key in ipairs(KEYS) do
+  local v = redis.call('get', key)
+  if v == ARGV[1] then
+    redis.call('pexpire', key, ARGV[2])
+    out[i] = 1
+  elseif not v then
+    redis.call('set', key, ARGV[1], 'PX', ARGV[2])
+    out[i] = 1
+  else
+    out[i] = 0
+  end
+end
+return out
+"""
 _RELEASE = """
 if redis.call('get', KEYS[1]) == ARGV[1] then
   return redis.call('del', KEYS[1])
+end
+return 0
+"""
+_RELEASE_ALL = """
+for _, key in ipairs(KEYS) do
+  if redis.call('get', key) == ARGV[1] then
+    redis.call('del', key)
+  end
 end
 return 0
 """
@@ -130,6 +166,17 @@ class Cluster:
     async def release_lease(self, game_id: str) -> None:
         pass
 
+    def holds_lease(self, game_id: str) -> bool:
+        """The lease of ``game_id`` is surely this process's now (no round trip)."""
+        return False
+
+    def lease_done(self, game_id: str) -> None:
+        """A bot turn that used the lease of ``game_id`` is over (no await: it is
+        called on the way out of a bot task, even a cancelled one)."""
+
+    def drop_lease(self, game_id: str) -> None:
+        """The game left this process's memory: give its lease up soon."""
+
     def share_presence(self, game_id: str, local: dict[int, int], joined: set[int]) -> None:
         """This process's open WebSockets per seat of ``game_id`` changed."""
 
@@ -150,7 +197,7 @@ class RedisCluster(Cluster):
 
     def __init__(self, url: str, prefix: str = PREFIX) -> None:
         try:
-            from redis.asyncio import Redis
+            from redis.asyncio import BlockingConnectionPool, Redis
             from redis.backoff import NoBackoff
             from redis.retry import Retry
         except ImportError as exc:
@@ -165,9 +212,18 @@ class RedisCluster(Cluster):
         self.channel = f"{prefix}:changes"
         # Commands retry once (a blip); the subscription does not, so that a broken
         # one shows (and this process catches up once it is back).
-        self.redis = Redis.from_url(
-            url, socket_connect_timeout=1, socket_timeout=2, retry=Retry(NoBackoff(), 1)
+        # A blocking pool: a burst of commands (hundreds of games at once) waits a
+        # moment for a connection instead of failing (redis-py's default pool
+        # raises "Too many connections" past 100, which left Redis alone for DOWN_S).
+        pool = BlockingConnectionPool.from_url(
+            url,
+            max_connections=REDIS_CONNECTIONS,
+            timeout=2.0,
+            socket_connect_timeout=1,
+            socket_timeout=2,
+            retry=Retry(NoBackoff(), 1),
         )
+        self.redis = Redis.from_pool(pool)  # (closes the pool with the client)
         self._down_until = 0.0  # see DOWN_S
         self._sub_redis = Redis.from_url(
             url, socket_connect_timeout=2, retry=Retry(NoBackoff(), 0), health_check_interval=5
@@ -175,6 +231,14 @@ class RedisCluster(Cluster):
         self._renew = self.redis.register_script(_RENEW)
         self._release = self.redis.register_script(_RELEASE)
         self._take = self.redis.register_script(_TAKE)
+        self._renew_all = self.redis.register_script(_RENEW_ALL)
+        self._release_all = self.redis.register_script(_RELEASE_ALL)
+        # The leases held: game -> the monotonic time until which it is surely ours
+        # (see LEASE_MARGIN_S); the bot turns using each now, and when each was last
+        # used.  The heartbeat renews them (:meth:`_renew_leases`).
+        self._leases: dict[str, float] = {}
+        self._lease_users: dict[str, int] = {}
+        self._lease_used: dict[str, float] = {}
         self._outbox: dict[tuple[str, str], dict[str, Any]] = {}
         self._presence: dict[str, tuple[dict[int, int], set[int]]] = {}
         self._wake = asyncio.Event()
@@ -210,11 +274,16 @@ class RedisCluster(Cluster):
             await asyncio.wait_for(self._flush(), 2.0)
         for t in self._tasks:
             t.cancel()
-        for t in self._tasks:
-            with contextlib.suppress(BaseException):
-                await t
+        # Bounded: a cancellation can be lost inside a Redis command (seen with
+        # redis-py 8.1 on Python 3.11); the loops also end on ``_closing``.
+        await wait_ended(self._tasks, 3.0)
         with contextlib.suppress(Exception):
             await self.redis.delete(self._key("alive", self.me))
+        if self._leases:  # the others need not wait for them to expire
+            with contextlib.suppress(Exception):
+                keys = [self._key("lease", g) for g in self._leases]
+                await self._release_all(keys=keys, args=[self.me])
+            self._leases.clear()
         for r in (self.redis, self._sub_redis):
             with contextlib.suppress(Exception):
                 await r.aclose()
@@ -226,16 +295,23 @@ class RedisCluster(Cluster):
         self._wake.set()
 
     async def _flush(self) -> None:
-        """Publish what is waiting, oldest first; on an error, keep the rest."""
+        """Publish what is waiting, oldest first, in one round trip (a pipeline) for
+        all of it; on an error, keep it for the next attempt."""
         while self._outbox:
-            (gid, kind), data = next(iter(self._outbox.items()))
-            if kind == "presence":
-                await self._write_presence(gid)
-            msg = json.dumps({"g": gid, "k": kind, "p": self.me, "d": data})
-            await self.redis.publish(self.channel, msg)
-            # Only now: a newer notice for the same key may have replaced it meanwhile.
-            if self._outbox.get((gid, kind)) is data:
-                del self._outbox[gid, kind]
+            batch = list(self._outbox.items())
+            for (gid, kind), _data in batch:
+                if kind == "presence":
+                    await self._write_presence(gid)
+            pipe = self.redis.pipeline(transaction=False)
+            for (gid, kind), data in batch:
+                pipe.publish(
+                    self.channel, json.dumps({"g": gid, "k": kind, "p": self.me, "d": data})
+                )
+            await pipe.execute()
+            for key, data in batch:
+                # Only now: a newer notice for the same key may have replaced it meanwhile.
+                if self._outbox.get(key) is data:
+                    del self._outbox[key]
 
     async def _publish(self) -> None:
         failures = 0
@@ -309,24 +385,87 @@ class RedisCluster(Cluster):
                 self._down_until = 0.0
             except Exception as exc:
                 self._failed("the heartbeat", exc)
-            await asyncio.sleep(TICK_S)
+            try:
+                await self._renew_leases()
+            except Exception as exc:
+                self._failed("renewing the bots' leases", exc)
+            await asyncio.sleep(RENEW_S)
 
     # -------------------------------------------------------------------- lease
 
+    def _hold(self, game_id: str, asked_at: float) -> None:
+        """Redis said at ``asked_at`` (monotonic, before asking) that the lease is ours."""
+        self._leases[game_id] = asked_at + LEASE_MS / 1000 - LEASE_MARGIN_S
+
     async def acquire_lease(self, game_id: str) -> bool:
+        """The lease of ``game_id`` for one bot turn (end it with :meth:`lease_done`).
+        A lease this process holds already costs no round trip."""
+        now = time.monotonic()
+        if self._leases.get(game_id, -1.0) > now:
+            self._use(game_id)
+            return True
+        self._leases.pop(game_id, None)
         if self._down():
             return False
+        key = self._key("lease", game_id)
         try:
-            got = await self.redis.set(self._key("lease", game_id), self.me, nx=True, px=LEASE_MS)
+            got = await self.redis.set(key, self.me, nx=True, px=LEASE_MS)
+            if not got:  # ours already (Redis kept it longer than we counted on)?
+                got = await self._renew(keys=[key], args=[self.me, LEASE_MS])
         except Exception as exc:
             self._failed("taking a bots' lease", exc)
             return False
-        if got:
-            return True
-        with contextlib.suppress(Exception):  # ours already (a restart of the bot task)
-            key = self._key("lease", game_id)
-            return bool(await self._renew(keys=[key], args=[self.me, LEASE_MS]))
-        return False
+        if not got:
+            return False
+        self._hold(game_id, now)
+        self._use(game_id)
+        return True
+
+    def holds_lease(self, game_id: str) -> bool:
+        return self._leases.get(game_id, -1.0) > time.monotonic()
+
+    def _use(self, game_id: str) -> None:
+        self._lease_users[game_id] = self._lease_users.get(game_id, 0) + 1
+        self._lease_used[game_id] = time.monotonic()
+
+    def lease_done(self, game_id: str) -> None:
+        n = self._lease_users.get(game_id, 0) - 1
+        if n > 0:
+            self._lease_users[game_id] = n
+        else:
+            self._lease_users.pop(game_id, None)
+        self._lease_used[game_id] = time.monotonic()
+
+    def drop_lease(self, game_id: str) -> None:
+        if game_id in self._leases:
+            self._lease_used[game_id] = -math.inf  # the next heartbeat gives it up
+
+    async def _renew_leases(self) -> None:
+        """The heartbeat's part: keep every lease a bot turn used lately (one round
+        trip for all of them), give up the others."""
+        if not self._leases:
+            return
+        now = time.monotonic()
+        keep = [
+            g
+            for g in self._leases
+            if self._lease_users.get(g) or now - self._lease_used.get(g, -math.inf) < LEASE_IDLE_S
+        ]
+        idle = [g for g in self._leases if g not in set(keep)]
+        for g in idle:
+            self._leases.pop(g, None)
+            self._lease_used.pop(g, None)
+        if idle:
+            await self._release_all(keys=[self._key("lease", g) for g in idle], args=[self.me])
+        if keep:
+            keys = [self._key("lease", g) for g in keep]
+            got = await self._renew_all(keys=keys, args=[self.me, LEASE_MS])
+            for g, ours in zip(keep, got, strict=True):
+                if not ours:
+                    if self._leases.pop(g, None) is not None:
+                        log.warning("cluster: lost the bots' lease of game %s", g)
+                elif g in self._leases:  # (not given up meanwhile)
+                    self._hold(g, now)
 
     async def renew_lease(self, game_id: str) -> bool:
         """Keep the lease; take it again if it is gone (Redis restarted empty).
@@ -334,15 +473,24 @@ class RedisCluster(Cluster):
         if self._down():
             return True  # unknown: play on (the database still takes one row per version)
         key = self._key("lease", game_id)
+        now = time.monotonic()
         try:
-            if await self._renew(keys=[key], args=[self.me, LEASE_MS]):
-                return True
-            return bool(await self.redis.set(key, self.me, nx=True, px=LEASE_MS))
+            ok = bool(await self._renew(keys=[key], args=[self.me, LEASE_MS]))
+            if not ok:
+                ok = bool(await self.redis.set(key, self.me, nx=True, px=LEASE_MS))
         except Exception as exc:
             self._failed("renewing a bots' lease", exc)
             return True
+        if ok:
+            self._hold(game_id, now)
+        else:
+            self._leases.pop(game_id, None)
+        return ok
 
     async def release_lease(self, game_id: str) -> None:
+        self._leases.pop(game_id, None)
+        self._lease_users.pop(game_id, None)
+        self._lease_used.pop(game_id, None)
         with contextlib.suppress(Exception):
             await self._release(keys=[self._key("lease", game_id)], args=[self.me])
 
@@ -432,6 +580,15 @@ class SharedBuckets(TokenBuckets):
             return 0.0
         wait = await self.cluster.take(self.name, key, self.rate, self.burst)
         return self.take(key) if wait is None else wait
+
+
+async def wait_ended(tasks: list[asyncio.Task[None]], timeout: float) -> None:
+    """Wait for cancelled ``tasks`` to end, at most ``timeout`` s (never forever)."""
+    if tasks:
+        await asyncio.wait(tasks, timeout=timeout)
+    for t in tasks:
+        if t.done() and not t.cancelled():
+            t.exception()  # retrieved: no "never retrieved" warning
 
 
 def _text(value: bytes | str) -> str:

@@ -17,13 +17,12 @@ the other parts call are guarded by ``self.cluster.shared``.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from collections.abc import Iterable
 
 from erebus.server.base import ServiceBase
-from erebus.server.cluster import CHECK_TICKS, RENEW_S, TICK_S
+from erebus.server.cluster import CHECK_TICKS, TICK_S, wait_ended
 from erebus.server.settings import Settings
 from erebus.server.storage import DamagedRecord, LogEntry, Storage
 from erebus.server.table import AUTOPILOT_ROWS, LiveGame, chat_message
@@ -74,9 +73,7 @@ class Replicas(ServiceBase):
         tasks = [t for t in (self._ticker, *self._syncers.values()) if t is not None]
         for t in tasks:
             t.cancel()
-        for t in tasks:
-            with contextlib.suppress(BaseException):
-                await t
+        await wait_ended(tasks, 3.0)
         await self.cluster.close()
 
     # ------------------------------------------------------------ notices in
@@ -208,14 +205,25 @@ class Replicas(ServiceBase):
 
     async def _leased_bots(self, live: LiveGame) -> None:
         """The bots' turns, if this process can take the game's lease (else the
-        holder plays them; this process's tick looks again)."""
+        holder plays them; this process's tick looks again).
+
+        The lease stays with this process between turns (the heartbeat renews it,
+        :class:`~erebus.server.cluster.RedisCluster`): nothing here waits on Redis
+        once it is held, and nothing on the way out awaits at all, so a bot task
+        always ends (a renewal task that a cancellation could not stop once kept the
+        task, and with it every later bot turn of the game, waiting for good)."""
+        kept = self.cluster.holds_lease(live.id)
         if not await self.cluster.acquire_lease(live.id):
             return
-        keeper = asyncio.get_running_loop().create_task(self._keep_lease(live.id))
         try:
-            for _ in range(5):  # a lost race (409) ends a run: catch up, go on
-                async with live.lock:
-                    await self._catch_up_locked(live)
+            for attempt in range(5):  # a lost race (409) ends a run: catch up, go on
+                # A lease just taken: the previous holder's last moves may not have
+                # reached this process yet.  One held since before: only this
+                # process plays the bots, and a row written elsewhere meanwhile
+                # (a person's hand-back) loses the bots their race, caught up below.
+                if attempt or not kept:
+                    async with live.lock:
+                        await self._catch_up_locked(live)
                 await self._run_bots(live)
                 if (
                     self._closing
@@ -225,19 +233,7 @@ class Replicas(ServiceBase):
                 ):
                     break
         finally:
-            keeper.cancel()
-            with contextlib.suppress(BaseException):
-                await keeper
-            await self.cluster.release_lease(live.id)
-
-    async def _keep_lease(self, game_id: str) -> None:
-        while True:
-            await asyncio.sleep(RENEW_S)
-            try:
-                if not await self.cluster.renew_lease(game_id):
-                    log.warning("cluster: lost the bots' lease of game %s", game_id)
-            except Exception as exc:
-                log.warning("cluster: renewing the bots' lease of %s failed (%s)", game_id, exc)
+            self.cluster.lease_done(live.id)
 
     async def _tick(self) -> None:
         """Bot turns nobody plays (a holder died), dead processes' sockets, and now
