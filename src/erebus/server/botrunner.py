@@ -36,13 +36,17 @@ BATCH_MOVES = 16  # a fast bot's consecutive moves stored in one transaction, at
 class BotRunner(ServiceBase):
     def __init__(self, storage: Storage, settings: Settings | None = None) -> None:
         super().__init__(storage, settings)
-        # One bot at a time waits for a quiet moment of the event loop (see _quiet).
-        self._bot_gate = asyncio.Lock()
+        # The bots waiting for a quiet moment of the event loop, and the task that
+        # looks for it on their behalf (see _quiet).
+        self._quiet_waiters: list[asyncio.Future[None]] = []
+        self._quiet_task: asyncio.Task[None] | None = None
         self._pool: BotPool | None = None
         self._fair = FairQueue(self.settings.bot_workers)  # inline bots (bot_mode "inline")
 
     async def _close_pool(self) -> None:
-        """Stop the worker processes, if any were started."""
+        """Stop the worker processes, if any were started (and the quiet watch)."""
+        if self._quiet_task is not None:
+            self._quiet_task.cancel()
         if self._pool is not None:
             await asyncio.to_thread(self._pool.close)
             self._pool = None
@@ -100,16 +104,33 @@ class BotRunner(ServiceBase):
 
         Bot moves run at a lower priority than people's messages: an easy bot's move
         and its commit hold the loop for a moment, and a message arriving meanwhile
-        would wait behind it.  One bot at a time (``_bot_gate``) yields until a pass
-        of the loop finds no other callback ready (I/O is polled between two passes),
-        at most ``QUIET_SPINS`` passes, so bots still move when the server is busy."""
+        would wait behind it.  The bots that want to move wait together for the same
+        quiet moment: one task (:meth:`_watch_quiet`) yields until a pass of the loop
+        finds no other callback ready (I/O is polled between two passes), at most
+        ``QUIET_SPINS`` passes, then lets every bot then waiting go.  So no bot waits
+        more than ``QUIET_SPINS`` passes however many others wait (one bot at a time,
+        each waiting its turn for a quiet moment, made hundreds of busy tables queue
+        for seconds, some of them past the clients' 30 s)."""
         loop = asyncio.get_running_loop()
-        ready = getattr(loop, "_ready", None)  # CPython's asyncio loop; else no wait
-        async with self._bot_gate:
+        if getattr(loop, "_ready", None) is None:  # CPython's asyncio loop; else no wait
+            return
+        fut: asyncio.Future[None] = loop.create_future()
+        self._quiet_waiters.append(fut)
+        if self._quiet_task is None or self._quiet_task.done():
+            self._quiet_task = loop.create_task(self._watch_quiet(), name="erebus-quiet")
+        await fut
+
+    async def _watch_quiet(self) -> None:
+        ready = getattr(asyncio.get_running_loop(), "_ready", None)
+        while self._quiet_waiters:
             for _ in range(QUIET_SPINS):
                 await asyncio.sleep(0)
                 if not ready:
-                    return
+                    break
+            waiting, self._quiet_waiters = self._quiet_waiters, []
+            for fut in waiting:
+                if not fut.done():  # (a cancelled bot task's is)
+                    fut.set_result(None)
 
     async def _run_bots(self, live: LiveGame) -> None:
         """Play the bots' consecutive moves.  A slow bot's (one that searches, or with
