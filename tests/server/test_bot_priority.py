@@ -24,6 +24,13 @@ def _loops() -> list[tuple[str, Callable[[], asyncio.AbstractEventLoop]]]:
     return [*out, ("uvloop", uvloop.new_event_loop)]
 
 
+def _runner() -> types.SimpleNamespace:
+    """What ``BotRunner._quiet`` uses of a bot runner: its waiters and watcher task."""
+    runner = types.SimpleNamespace(_quiet_waiters=[], _quiet_task=None)
+    runner._watch_quiet = lambda: BotRunner._watch_quiet(runner)  # type: ignore[arg-type]
+    return runner
+
+
 def _busy(ms: float) -> None:
     end = time.perf_counter() + ms / 1000
     while time.perf_counter() < end:
@@ -34,7 +41,7 @@ def _busy(ms: float) -> None:
 def test_a_bot_move_waits_for_a_quiet_pass_of_the_loop(
     loop_factory: Callable[[], asyncio.AbstractEventLoop],
 ) -> None:
-    runner = types.SimpleNamespace(_bot_gate=asyncio.Lock())
+    runner = _runner()
 
     async def main() -> tuple[int, int]:
         done = 0
@@ -62,7 +69,7 @@ def test_a_bot_move_waits_for_a_quiet_pass_of_the_loop(
 def test_a_busy_server_still_lets_the_bot_move(
     loop_factory: Callable[[], asyncio.AbstractEventLoop],
 ) -> None:
-    runner = types.SimpleNamespace(_bot_gate=asyncio.Lock())
+    runner = _runner()
 
     async def main() -> bool:
         stop = False

@@ -31,8 +31,8 @@ from erebus.server.table import LiveGame
 log = logging.getLogger("erebus.server")
 
 QUIET_SPINS = 20  # passes of the event loop a bot move waits at most for a quiet one
-# A pass of the loop that ran nothing but the bot's own wake-up takes a few µs; one that
-# took longer ran other callbacks (uvloop has no ready queue to look at).
+# A pass of the loop that ran nothing but the watcher's own wake-up takes a few µs; one
+# that took longer ran other callbacks (uvloop has no ready queue to look at).
 QUIET_PASS_S = 0.0001
 BATCH_MOVES = 16  # a fast bot's consecutive moves stored in one transaction, at most
 
@@ -40,13 +40,17 @@ BATCH_MOVES = 16  # a fast bot's consecutive moves stored in one transaction, at
 class BotRunner(ServiceBase):
     def __init__(self, storage: Storage, settings: Settings | None = None) -> None:
         super().__init__(storage, settings)
-        # One bot at a time waits for a quiet moment of the event loop (see _quiet).
-        self._bot_gate = asyncio.Lock()
+        # The bots waiting for a quiet moment of the event loop, and the task that
+        # looks for it on their behalf (see _quiet).
+        self._quiet_waiters: list[asyncio.Future[None]] = []
+        self._quiet_task: asyncio.Task[None] | None = None
         self._pool: BotPool | None = None
         self._fair = FairQueue(self.settings.bot_workers)  # inline bots (bot_mode "inline")
 
     async def _close_pool(self) -> None:
-        """Stop the worker processes, if any were started."""
+        """Stop the worker processes, if any were started (and the quiet watch)."""
+        if self._quiet_task is not None:
+            self._quiet_task.cancel()
         if self._pool is not None:
             await asyncio.to_thread(self._pool.close)
             self._pool = None
@@ -104,23 +108,35 @@ class BotRunner(ServiceBase):
 
         Bot moves run at a lower priority than people's messages: an easy bot's move
         and its commit hold the loop for a moment, and a message arriving meanwhile
-        would wait behind it.  One bot at a time (``_bot_gate``) yields until a pass
-        of the loop finds no other callback ready (I/O is polled between two passes),
-        at most ``QUIET_SPINS`` passes, so bots still move when the server is busy.
-        On CPython's loop the ready queue tells; on uvloop (the server's loop under
-        uvicorn), which does not show it, a pass that took under ``QUIET_PASS_S``
-        ran nothing else."""
+        would wait behind it.  The bots that want to move wait together for the same
+        quiet moment: one task (:meth:`_watch_quiet`) yields until a pass of the loop
+        finds no other callback ready (I/O is polled between two passes), at most
+        ``QUIET_SPINS`` passes, then lets every bot then waiting go.  So no bot waits
+        more than ``QUIET_SPINS`` passes however many others wait (one bot at a time,
+        each waiting its turn for a quiet moment, made hundreds of busy tables queue
+        for seconds, some of them past the clients' 30 s)."""
         loop = asyncio.get_running_loop()
-        ready = getattr(loop, "_ready", None)
-        async with self._bot_gate:
+        fut: asyncio.Future[None] = loop.create_future()
+        self._quiet_waiters.append(fut)
+        if self._quiet_task is None or self._quiet_task.done():
+            self._quiet_task = loop.create_task(self._watch_quiet(), name="erebus-quiet")
+        await fut
+
+    async def _watch_quiet(self) -> None:
+        ready = getattr(asyncio.get_running_loop(), "_ready", None)
+        while self._quiet_waiters:
             for _ in range(QUIET_SPINS):
                 start = time.perf_counter()
                 await asyncio.sleep(0)
-                if ready is not None:
+                if ready is not None:  # CPython's loop: its ready queue tells
                     if not ready:
-                        return
-                elif time.perf_counter() - start < QUIET_PASS_S:
-                    return
+                        break
+                elif time.perf_counter() - start < QUIET_PASS_S:  # uvloop: the pass's time
+                    break
+            waiting, self._quiet_waiters = self._quiet_waiters, []
+            for fut in waiting:
+                if not fut.done():  # (a cancelled bot task's is)
+                    fut.set_result(None)
 
     async def _run_bots(self, live: LiveGame) -> None:
         """Play the bots' consecutive moves.  A slow bot's (one that searches, or with

@@ -61,6 +61,7 @@ RENEW_S = 1.0  # the holder renews it this often (with the heartbeat)
 # (a heartbeat that comes late, clocks that differ by a little).
 LEASE_MARGIN_S = 1.5
 LEASE_IDLE_S = 3.0  # a lease no bot turn used for this long is given up
+ELSEWHERE_S = 3.0  # a lease another process holds is not asked for again before this
 ALIVE_MS = 5000  # a process's presence entries count while its alive key lives
 TICK_S = 1.0  # heartbeat, orphaned bot turns, dead processes' presence
 CHECK_TICKS = 10  # every this many ticks, compare the games held with the database
@@ -69,7 +70,7 @@ RETRY_S = (0.05, 0.2, 0.5, 1.0)  # pauses between attempts to reach Redis again
 # Redis until the heartbeat reaches it again, at most this long: no request waits on
 # a Redis that is away.
 DOWN_S = 5.0
-REDIS_CONNECTIONS = 64  # commands in flight to Redis at once, at most (more wait)
+REDIS_CONNECTIONS = 256  # commands in flight to Redis at once, at most (more wait)
 
 #: (game id, kind, data) of a notice another process published.
 Notice = Callable[[str, str, dict[str, Any]], None]
@@ -239,6 +240,7 @@ class RedisCluster(Cluster):
         self._leases: dict[str, float] = {}
         self._lease_users: dict[str, int] = {}
         self._lease_used: dict[str, float] = {}
+        self._elsewhere: dict[str, float] = {}  # game -> until when not to ask (held elsewhere)
         self._outbox: dict[tuple[str, str], dict[str, Any]] = {}
         self._presence: dict[str, tuple[dict[int, int], set[int]]] = {}
         self._wake = asyncio.Event()
@@ -405,18 +407,20 @@ class RedisCluster(Cluster):
             self._use(game_id)
             return True
         self._leases.pop(game_id, None)
-        if self._down():
+        if self._down() or self._elsewhere.get(game_id, -1.0) > now:
             return False
         key = self._key("lease", game_id)
-        try:
-            got = await self.redis.set(key, self.me, nx=True, px=LEASE_MS)
-            if not got:  # ours already (Redis kept it longer than we counted on)?
-                got = await self._renew(keys=[key], args=[self.me, LEASE_MS])
+        try:  # one round trip: taken, or ours already (Redis kept it longer than we counted)
+            (got,) = await self._renew_all(keys=[key], args=[self.me, LEASE_MS])
         except Exception as exc:
             self._failed("taking a bots' lease", exc)
             return False
         if not got:
+            # Another process plays these bots: ask again only after a while (its
+            # notices bring the moves; the tick looks again for a holder that died).
+            self._elsewhere[game_id] = now + ELSEWHERE_S
             return False
+        self._elsewhere.pop(game_id, None)
         self._hold(game_id, now)
         self._use(game_id)
         return True
@@ -443,9 +447,11 @@ class RedisCluster(Cluster):
     async def _renew_leases(self) -> None:
         """The heartbeat's part: keep every lease a bot turn used lately (one round
         trip for all of them), give up the others."""
+        now = time.monotonic()
+        for g in [g for g, t in self._elsewhere.items() if t <= now]:
+            del self._elsewhere[g]
         if not self._leases:
             return
-        now = time.monotonic()
         keep = [
             g
             for g in self._leases

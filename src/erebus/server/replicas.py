@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+import zlib
 from collections.abc import Iterable
 
 from erebus.server.base import ServiceBase
@@ -28,6 +29,11 @@ from erebus.server.storage import DamagedRecord, LogEntry, Storage
 from erebus.server.table import AUTOPILOT_ROWS, LiveGame, chat_message
 
 log = logging.getLogger("erebus.server")
+
+
+def _slot(game_id: str) -> int:
+    """The tick (modulo ``CHECK_TICKS``) on which the game's presence is looked at."""
+    return zlib.crc32(game_id.encode()) % CHECK_TICKS
 
 
 def replay_rows(live: LiveGame, rows: Iterable[LogEntry]) -> None:
@@ -246,7 +252,11 @@ class Replicas(ServiceBase):
                 for live in list(self._games.values()):
                     if live.is_bot_turn() and (live.bot_task is None or live.bot_task.done()):
                         self._kick_bots(live)
-                    if any(live.remote_conns.values()):
+                    # Other processes' sockets (a dead process's are dropped): each
+                    # game every CHECK_TICKS ticks, a tenth of them per tick, not a
+                    # burst of two Redis reads per game every tick (which exhausted
+                    # the connections with a thousand games).
+                    if any(live.remote_conns.values()) and _slot(live.id) == ticks % CHECK_TICKS:
                         self._schedule(live.id, "presence")
                 if ticks % CHECK_TICKS == 0:
                     await self._check_versions()
