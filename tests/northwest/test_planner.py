@@ -120,3 +120,37 @@ def test_least_squares_fit_recovers_known_weights() -> None:
     # The ridge pulls toward the prior, never past it.
     w_ridge, _ = tool.fit(rows, prior=[0.0, 0.0, 0.0], ridge=1.0)
     assert all(abs(a) < abs(b) for a, b in zip(w_ridge, true, strict=True))
+
+
+def test_route_path_covers_its_empty_squares_and_starts_on_the_ship() -> None:
+    st = _after_draft()
+    seat = st.current_player
+    r = planner.route(st, seat)
+    assert r.empty & ~r.path == 0  # every empty square of the way is on the path
+    assert r.path >> st.geometry.northwest_square & 1  # it ends at the exit
+    assert r.path >> st.geometry.greenland_square & 1  # from Greenland: the entrance
+
+
+def test_a_far_passage_never_looks_better_out_of_reach() -> None:
+    # nw_route counts the route's cost up to ROUTE_CAP, so that with the weights in
+    # use the passage while open is worth more than out of reach however far it is
+    # (uncapped, a 22-action route made giving the passage up look like a gain).
+    w = dict(zip(evaluator.FEATURES, evaluator.weights(), strict=True))
+    assert w["nw_open"] + w["nw_route"] * evaluator.ROUTE_CAP - w["nw_late"] > 0.0
+    st = _after_draft()
+    seat = st.current_player
+    assert planner.route_cost(st, seat) > evaluator.ROUTE_CAP  # nothing laid yet
+    f = dict(zip(evaluator.FEATURES, evaluator.features(st, seat), strict=True))
+    assert f["nw_route"] == pytest.approx(f["nw_open"] * evaluator.ROUTE_CAP)
+    assert evaluator.passage_possible(st, seat) == pytest.approx(f["nw_open"])
+
+
+def test_no_draws_once_the_passage_is_out_of_reach() -> None:
+    st = _after_draft()
+    seat = st.current_player
+    st.reserves[seat] = []
+    assert any(a.kind == "draw" for a in evaluator.search_actions(st))
+    # The last round: no crew left to use a tile on the way to the passage.
+    st.round = st.geometry.rounds
+    assert evaluator.passage_possible(st, seat) < evaluator.DRAW_POSSIBLE
+    assert not any(a.kind in ("draw", "refresh") for a in evaluator.search_actions(st))

@@ -16,7 +16,8 @@ reach, of tokens nearby) are fitted.  The data and the weights are versioned in
 content in ``data/``, whose fingerprint the golden games check).
 
 ``search_actions(state)`` is the search's policy prior as pruning (the GameSpec's
-``search_actions``): draw only a tile that can extend the route, lay a tile only
+``search_actions``): draw only a tile that can extend the route, and only while
+the reserve cannot cover it and the passage is still in reach, lay a tile only
 on the route (or one that brings a token), refresh only when no display tile
 helps, and leave the sled at home (no crew transfers).
 
@@ -55,7 +56,7 @@ FEATURES = (
     "rounds_left",  # whole rounds after this one
     "crew_available",  # unspent crew this round
     "nw_open",  # the passage not yet reached: its next token / 12, times P(still possible)
-    "nw_route",  # … times the planned route's cost (actions)
+    "nw_route",  # … times the planned route's cost (actions, at most ROUTE_CAP)
     "nw_late",  # its next token / 12 times P(no longer possible)
     "home_risk",  # expected abandonment loss (points)
     "homeward",  # the ship's moves home, from round 8
@@ -67,6 +68,8 @@ FEATURES = (
 HOME_MARGIN = 4.0  # moves kept in hand for the way home (ice, a blocked turn)
 HOME_SPREAD = 2.0  # how gradually the risk of not getting home grows
 LAST_PASSAGE_ROUND = 7  # after it the way home (rounds 8–10) leaves no time to cross
+ROUTE_CAP = 20.0  # route cost counted at most (nw_open must outweigh nw_route · cap)
+DRAW_POSSIBLE = 0.1  # no draws once the passage is less likely than this
 
 
 def points_now(state: State, seat: int) -> float:
@@ -96,15 +99,12 @@ def features(state: State, seat: int) -> list[float]:
     if not state.nw_reached[seat]:
         nxt = (state.nw_left[0] if state.nw_left else 0) / 12.0
         cost = planner.route_cost(state, seat)
-        # Still possible?  The crew must pay the way there and the way back
-        # (about the route's moves again plus the ship's way home now).
-        crew = sum(state.crews[b + i] for i in (SHIP_AV, SHIP_REST, SLED_AV, SLED_REST))
-        capacity = avail + crew * open_rounds(state)
-        home = planner.home_moves(state, SHIP, state.loc[2 * seat + SHIP])
-        back = r.cost + (home if home is not None else geo.W)
-        possible = 1.0 / (1.0 + math.exp(-(capacity - cost - back - HOME_MARGIN) / HOME_SPREAD))
+        possible = passage_possible(state, seat, cost)
         nw_open = nxt * possible
-        nw_route = nxt * possible * cost
+        # The route's cost is capped so that the passage while open is worth more
+        # than out of reach (with the weights' signs): an uncapped long route made
+        # "no longer possible" look better than "far", and the bot gave it up.
+        nw_route = nxt * possible * min(cost, ROUTE_CAP)
         nw_late = nxt * (1.0 - possible)
     return [
         float(rounds_left),
@@ -119,6 +119,23 @@ def features(state: State, seat: int) -> list[float]:
         sled_danger(state, seat),
         token_near(state, seat),
     ]
+
+
+def passage_possible(state: State, seat: int, cost: float | None = None) -> float:
+    """Is the passage still in reach (0–1)?  The crew must pay the way there and the
+    way back (about the route's moves again plus the ship's way home now)."""
+    if state.nw_reached[seat]:
+        return 0.0
+    geo = state.geometry
+    b = CREW_FIELDS * seat
+    if cost is None:
+        cost = planner.route_cost(state, seat)
+    avail = 0 if state.passed[seat] else state.crews[b + SHIP_AV] + state.crews[b + SLED_AV]
+    crew = sum(state.crews[b + i] for i in (SHIP_AV, SHIP_REST, SLED_AV, SLED_REST))
+    capacity = avail + crew * open_rounds(state)
+    home = planner.home_moves(state, SHIP, state.loc[2 * seat + SHIP])
+    back = planner.route(state, seat).cost + (home if home is not None else geo.W)
+    return 1.0 / (1.0 + math.exp(-(capacity - cost - back - HOME_MARGIN) / HOME_SPREAD))
 
 
 def open_rounds(state: State) -> int:
@@ -282,7 +299,10 @@ def search_actions(state: State) -> Sequence[Action]:
         # Home: nothing left to gain, and a ship sailing out again is abandoned.
         return [a for a in legal if a.kind in ("end_turn", "pass")] or legal
     r = planner.route(state, seat)
-    want = r.n_empty > planner.reserve_squares(state, seat)
+    have = planner.reserve_squares(state, seat)
+    # Draw only what the route can use: while the reserve cannot cover it and the
+    # passage is still in reach (tiles drawn for a route given up stay in reserve).
+    want = r.n_empty > have and passage_possible(state, seat) >= DRAW_POSSIBLE
     geo = state.geometry
     helpful: dict[int, bool] = {}
 
