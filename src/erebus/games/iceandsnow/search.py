@@ -21,20 +21,60 @@ it asks for are rewarded before the Boarding checks them.
 
 from __future__ import annotations
 
-from erebus.games.iceandsnow import heuristics
+from erebus.games.iceandsnow import heuristics, scoring
+from erebus.games.iceandsnow.layout import CABINS, FUEL, F
 from erebus.games.iceandsnow.state import State
 
 SEARCH_OBJECTIVE = 20.0  # solo: per objective still missing, on top of the heuristic's
 UNWINNABLE = 150.0  # solo: an objective can no longer be met (still above a lost game)
 POLE_PART = 12.0  # Magnetic North Pole: the pole round's Explore, and its cabin
+#: Multiplayer: fuel per ship and voyage the hard bot keeps for the way home, against
+#: the heuristic's ``FUEL_PER_VOYAGE`` (fuel events and coastal voyages take more);
+#: 0: off.
+FUEL_MARGIN = 0.0
+#: Multiplayer: weight of the rivals' species and cabin majority points (public: the
+#: cards and cabins are on the table), counted against the seat; 0: off.
+MAJORITY_DENIAL = 0.0
 
 
 def value(state: State, seat: int) -> float:
     """The search's estimate of ``state`` for ``seat``."""
     own = heuristics.heuristic(state, seat)
-    if state.scenario is None or state.is_over:
+    if state.is_over:
         return own
+    if state.scenario is None:
+        return own - fuel_margin_risk(state) - MAJORITY_DENIAL * rival_majorities(state, seat)
     return own + objective_plan(state, seat)
+
+
+def rival_majorities(state: State, seat: int) -> float:
+    """The best rival's species and cabin majority points if the game ended now."""
+    if MAJORITY_DENIAL <= 0.0 or state.n < 2:
+        return 0.0
+    r = state.rules
+    pv = state.pv
+    species = scoring.split_majority(
+        [len(state.species[s]) for s in range(state.n)], r["species_majority"]
+    )
+    cabins = scoring.split_majority(
+        [pv[F * s + CABINS] for s in range(state.n)], r["cabins_majority"]
+    )
+    return float(max(species[s] + cabins[s] for s in range(state.n) if s != seat))
+
+
+def fuel_margin_risk(state: State) -> float:
+    """Multiplayer: the shared loss's price of the fuel the table lacks for the way
+    home at ``FUEL_PER_VOYAGE + FUEL_MARGIN`` per ship and voyage, beyond what the
+    heuristic already charges at ``FUEL_PER_VOYAGE``."""
+    if FUEL_MARGIN <= 0.0:
+        return 0.0
+    n = state.n
+    pv = state.pv
+    left = heuristics.voyages_left(state)
+    fuel = sum(pv[F * s + FUEL] for s in range(n))
+    base = heuristics.FUEL_PER_VOYAGE * n * left
+    lack = max(0.0, base + FUEL_MARGIN * n * left - fuel) - max(0.0, base - fuel)
+    return heuristics.LOST_PENALTY * heuristics.FUEL_RISK * lack
 
 
 def objective_plan(state: State, seat: int) -> float:
