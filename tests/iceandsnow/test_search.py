@@ -33,10 +33,14 @@ def test_the_spec_gives_the_search_its_own_evaluator_and_keeps_greedys() -> None
     assert spec.search_heuristic is search.value
 
 
-def test_multiplayer_value_is_the_heuristic_less_the_fuel_margin() -> None:
+def test_multiplayer_value_is_the_heuristic_less_fuel_margin_and_majorities() -> None:
     state = _play(3, until=lambda s: s.round >= 3 and s.phase == "action")
     for seat in range(3):
-        want = h.heuristic(state, seat) - search.fuel_margin_risk(state)
+        want = (
+            h.heuristic(state, seat)
+            - search.fuel_margin_risk(state)
+            - search.MAJORITY_DENIAL * search.rival_majorities(state, seat)
+        )
         assert search.value(state, seat) == pytest.approx(want)
 
 
@@ -63,11 +67,9 @@ def test_fuel_margin_prices_only_fuel_short_of_the_margin(monkeypatch) -> None: 
     assert search.fuel_margin_risk(one_more) < search.fuel_margin_risk(poor)
 
 
-def test_the_search_saturates_later_than_one_action_of_points() -> None:
-    """An Explore or a cabin is worth 5-15 points: the search's tanh must still tell
-    them apart (it did not at a scale of 6)."""
+def test_the_search_uses_the_measured_reward_scale() -> None:
     spec = get_game("iceandsnow")
-    assert spec.search.reward_scale == h.REWARD_SCALE >= 15
+    assert spec.search.reward_scale == h.REWARD_SCALE == 6.0
 
 
 def test_solo_missing_objectives_cost_the_search_more() -> None:
