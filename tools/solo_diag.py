@@ -14,6 +14,7 @@ import argparse
 import collections
 import json
 import sys
+import time
 
 from erebus.bots import make_bot
 from erebus.games import get_game
@@ -56,13 +57,23 @@ def play(scenario: str, bot: str, seed: int, iterations: int, verbose: bool) -> 
     last_round = -1
     log = []
     moves = 0
+    cpu = 0.0
+    cpu_max = 0.0
+    decisions = 0
     losses: collections.Counter = collections.Counter()
     while not state.is_over:
         if state.round != last_round and state.phase == "voyage":
             last_round = state.round
             line = f"  r{state.round:2d} {state.fleet:>6} {row(state)} miss={state.objectives_missing()}"
             log.append(line)
+        t = time.process_time()
+        searched = len(state.legal_actions()) > 1
         a = b.choose(state)
+        if searched:  # CPU of the bot's own decisions (a forced move costs nothing)
+            took = time.process_time() - t
+            cpu += took
+            cpu_max = max(cpu_max, took)
+            decisions += 1
         if verbose and state.phase == "action":
             log.append(f"      {a}")
         for e in state.apply(a):
@@ -79,6 +90,9 @@ def play(scenario: str, bot: str, seed: int, iterations: int, verbose: bool) -> 
         "log": log,
         "end": row(state),
         "moves": moves,
+        "cpu_s": round(cpu, 3),
+        "cpu_max_s": round(cpu_max, 3),
+        "decisions": decisions,
         "pp_lost": {f"r{r} {why}": n for (r, why), n in sorted(losses.items())},
     }
 
@@ -111,6 +125,34 @@ def table(results: list[dict]) -> str:
     return "\n".join(lines)
 
 
+def summary(results: list[dict]) -> str:
+    """Wins, passages done, what was missing then, and the bot's CPU per decision."""
+    n = len(results)
+    wins = sum(r["won"] for r in results)
+    done = [r for r in results if r["won"] or r["reason"].startswith("objectives")]
+    missing: collections.Counter = collections.Counter()
+    for r in done:
+        for m in r["missing"]:
+            missing[m] += 1
+    rounds = [r["round"] for r in results]
+    lines = [
+        f"games {n}, won {wins}, passage done {len(done)}, "
+        f"mean round {sum(rounds) / max(1, n):.1f} ({min(rounds, default=0)}–{max(rounds, default=0)})",
+    ]
+    lines += [
+        f"  missing at the passage's end: {m} ({k} of {len(done)})"
+        for m, k in missing.most_common()
+    ]
+    dec = sum(r.get("decisions", 0) for r in results)
+    if dec:
+        cpu = sum(r.get("cpu_s", 0.0) for r in results)
+        top = max(r.get("cpu_max_s", 0.0) for r in results)
+        lines.append(
+            f"  CPU per decision: mean {cpu / dec:.3f} s, max {top:.3f} s ({dec} decisions)"
+        )
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("scenario")
@@ -121,11 +163,20 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--quiet", action="store_true", help="only the summary")
     p.add_argument("--verbose", action="store_true", help="also every action")
     p.add_argument("--json", help="write the results here")
-    p.add_argument("--table", help="only print the endings table of this results file")
+    p.add_argument(
+        "--table",
+        nargs="+",
+        help="only print the endings table of these results files (chunks are merged)",
+    )
     args = p.parse_args(argv)
     if args.table:
-        with open(args.table) as fh:
-            print(table(json.load(fh)))
+        merged: list[dict] = []
+        for path in args.table:
+            with open(path) as fh:
+                merged += json.load(fh)
+        print(table(merged))
+        print()
+        print(summary(merged))
         return 0
     results = []
     for g in range(args.games):

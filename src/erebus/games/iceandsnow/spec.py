@@ -12,6 +12,7 @@ from typing import Any
 from erebus.core.events import Event
 from erebus.core.game import GameSpec, RlEncoding, SearchHints, Statistic
 from erebus.games.iceandsnow import events as ev
+from erebus.games.iceandsnow import search
 from erebus.games.iceandsnow.actions import Action
 from erebus.games.iceandsnow.botmoves import bot_actions
 from erebus.games.iceandsnow.describe import describe
@@ -164,6 +165,7 @@ SPEC = GameSpec(
     heuristic=heuristic,
     bot_actions=bot_actions,
     terminal_value=terminal_value,
+    search_heuristic=search.value,
     # MCTS plans the mover's own turn (one action here) and values it by the heuristic;
     # it values every action once (a greedy ply), then searches only the best six.
     search=SearchHints(own_turn_only=True, root_screen=6, reward_scale=REWARD_SCALE),

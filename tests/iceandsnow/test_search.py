@@ -1,0 +1,138 @@
+"""What the hard bot values (``search_heuristic``, issue 14): in multiplayer the
+heuristic on a reward scale that does not saturate at one action's points, in solo
+also the objectives that a few actions of search can reach or lose.  The medium bot
+keeps the one-ply heuristic (its goldens are unchanged)."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from erebus.bots import make_bot
+from erebus.games import get_game
+from erebus.games import iceandsnow as game
+from erebus.games.iceandsnow import heuristics as h
+from erebus.games.iceandsnow import search
+from erebus.games.iceandsnow.layout import CABINS, FUEL, F
+from erebus.games.iceandsnow.state import State
+from support.bots import assert_deterministic
+
+
+def _play(players: int, options: dict | None = None, until=None, seed: int = 3) -> State:
+    state = game.new_game(players, seed=seed, options=options)
+    bots = [make_bot("greedy", seed=seed + s) for s in range(players)]
+    while not state.is_over and not (until and until(state)):
+        state.apply(bots[state.current_player].choose(state))
+    return state
+
+
+def test_the_spec_gives_the_search_its_own_evaluator_and_keeps_greedys() -> None:
+    spec = get_game("iceandsnow")
+    assert spec.heuristic is h.heuristic  # the medium bot's play is unchanged
+    assert spec.search_heuristic is search.value
+
+
+def test_multiplayer_value_is_the_heuristic_less_fuel_margin_and_majorities() -> None:
+    state = _play(3, until=lambda s: s.round >= 3 and s.phase == "action")
+    for seat in range(3):
+        want = (
+            h.heuristic(state, seat)
+            - search.fuel_margin_risk(state)
+            - search.MAJORITY_DENIAL * search.rival_majorities(state, seat)
+        )
+        assert search.value(state, seat) == pytest.approx(want)
+
+
+def test_fuel_margin_prices_only_fuel_short_of_the_margin(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    state = _play(2, until=lambda s: s.round >= 3 and s.phase == "action")
+    monkeypatch.setattr(search, "FUEL_MARGIN", 0.0)
+    assert search.fuel_margin_risk(state) == 0.0
+    monkeypatch.setattr(search, "FUEL_MARGIN", 0.5)
+    left = h.voyages_left(state)
+    rich = state.clone()
+    for s in range(2):
+        rich.pv[F * s + FUEL] = 20
+    assert search.fuel_margin_risk(rich) == 0.0
+    poor = state.clone()
+    need = h.FUEL_PER_VOYAGE * 2 * left
+    for s in range(2):  # exactly what the heuristic asks: the margin is all lacking
+        poor.pv[F * s + FUEL] = 0
+    poor.pv[FUEL] = math.ceil(need)
+    lack = max(0.0, need + 0.5 * 2 * left - math.ceil(need)) - max(0.0, need - math.ceil(need))
+    assert search.fuel_margin_risk(poor) == pytest.approx(h.LOST_PENALTY * h.FUEL_RISK * lack)
+    assert search.fuel_margin_risk(poor) > 0
+    one_more = poor.clone()
+    one_more.pv[FUEL] += 1
+    assert search.fuel_margin_risk(one_more) < search.fuel_margin_risk(poor)
+
+
+def test_the_search_uses_the_measured_reward_scale() -> None:
+    spec = get_game("iceandsnow")
+    assert spec.search.reward_scale == h.REWARD_SCALE == 6.0
+
+
+def test_solo_missing_objectives_cost_the_search_more() -> None:
+    state = _play(1, {"scenario": "lost-expedition"}, until=lambda s: s.phase == "action")
+    missing = len(state.objectives_missing())
+    assert missing == 3
+    assert search.value(state, 0) == pytest.approx(
+        h.heuristic(state, 0) - search.SEARCH_OBJECTIVE * missing
+    )
+
+
+def test_lost_expedition_found_before_the_cabin_is_unwinnable() -> None:
+    state = _play(1, {"scenario": "lost-expedition"}, until=lambda s: s.phase == "action")
+    found = state.clone()
+    found.le_found = True
+    with_cabin = found.clone()
+    with_cabin.le_cabin = True
+    assert search.objective_plan(found, 0) <= -search.UNWINNABLE
+    assert search.objective_plan(with_cabin, 0) > -search.UNWINNABLE
+
+
+def test_amundsen_haven_round_passed_is_unwinnable() -> None:
+    state = _play(1, {"scenario": "amundsens-voyage"}, until=lambda s: s.round >= 3)
+    assert not state.am_founded
+    base = search.objective_plan(state, 0)
+    now = state.clone()
+    now.am_haven = state.round  # this round: still possible
+    assert search.objective_plan(now, 0) == base
+    passed = state.clone()
+    passed.am_haven = state.round - 1
+    assert search.objective_plan(passed, 0) == base - search.UNWINNABLE
+
+
+def test_magnetic_pole_round_rewards_its_explore_and_cabin() -> None:
+    state = _play(1, {"scenario": "magnetic-north-pole"}, until=lambda s: s.phase == "action")
+    base = search.objective_plan(state, 0)
+    pole = state.clone()
+    pole.pole_dir = "E"
+    req = pole.scen()["requirements"]["E"]
+    pole.mnp_explore, pole.mnp_cabin = 0, -1
+    assert search.objective_plan(pole, 0) == base
+    pole.mnp_explore = int(req["explore"])
+    assert search.objective_plan(pole, 0) == base + search.POLE_PART
+    pole.mnp_cabin = int(req["cabin_food"])
+    assert search.objective_plan(pole, 0) == base + 2 * search.POLE_PART
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_hard_bot_is_deterministic_with_the_relative_value(players: int) -> None:
+    state = _play(players, until=lambda s: s.round >= 2 and s.phase == "action")
+    assert_deterministic("mcts", state)
+
+
+def test_majority_denial_counts_the_best_rivals_majorities(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    state = _play(2, until=lambda s: s.round >= 4 and s.phase == "action")
+    monkeypatch.setattr(search, "MAJORITY_DENIAL", 0.0)
+    assert search.rival_majorities(state, 0) == 0.0
+    monkeypatch.setattr(search, "MAJORITY_DENIAL", 1.0)
+    rich = state.clone()
+    rich.species[1] = [*rich.species[1], *rich.species[0], "x1", "x2", "x3"]
+    rich.species[0] = []
+    rich.pv[F * 1 + CABINS] = 3
+    rich.pv[F * 0 + CABINS] = 0
+    top = rich.rules["species_majority"][0] + rich.rules["cabins_majority"][0]
+    assert search.rival_majorities(rich, 0) == top
+    assert search.rival_majorities(rich, 1) == 0.0  # seat 0 holds no majority
