@@ -17,11 +17,7 @@ def _loops() -> list[tuple[str, Callable[[], asyncio.AbstractEventLoop]]]:
     out: list[tuple[str, Callable[[], asyncio.AbstractEventLoop]]] = [
         ("asyncio", asyncio.new_event_loop)
     ]
-    try:
-        import uvloop
-    except ImportError:
-        return out
-    return [*out, ("uvloop", uvloop.new_event_loop)]
+    return out  # uvloop: no wait (a spinning watcher made the server slower there)
 
 
 def _runner() -> types.SimpleNamespace:
