@@ -121,9 +121,9 @@ class BotRunner(ServiceBase):
     async def _watch_quiet(self) -> None:
         ready = getattr(asyncio.get_running_loop(), "_ready", None)
         while self._quiet_waiters:
-            if ready is None:  # uvloop shows no ready queue: no wait (measured slower)
-                break
-            for _ in range(QUIET_SPINS):
+            # uvloop shows no ready queue: no wait there (measured slower), but the
+            # waiting bots are let go all the same
+            for _ in range(QUIET_SPINS if ready is not None else 0):
                 await asyncio.sleep(0)
                 if not ready:
                     break
