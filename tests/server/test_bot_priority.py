@@ -83,3 +83,14 @@ def test_a_busy_server_still_lets_the_bot_move(
 
     with asyncio.Runner(loop_factory=loop_factory) as r:
         assert r.run(main())  # returned after QUIET_SPINS passes at most
+
+
+def test_on_uvloop_a_waiting_bot_is_let_go() -> None:
+    uvloop = pytest.importorskip("uvloop")
+    runner = _runner()
+
+    async def main() -> None:
+        await asyncio.wait_for(BotRunner._quiet(runner), 5)  # type: ignore[arg-type]
+
+    with asyncio.Runner(loop_factory=uvloop.new_event_loop) as r:
+        r.run(main())
