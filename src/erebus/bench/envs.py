@@ -88,11 +88,11 @@ def available() -> list[tuple[str, str, Callable[[], Any]]]:
     return envs
 
 
-def steps_per_s(env: Any, seconds: float, seed: int = 0) -> tuple[float, float]:
-    """(steps/s of the whole loop, steps/s of the time inside ``last``/``step``)."""
+def _aec_loop(env: Any, seconds: float, seed: int, acc: dict[str, float]) -> tuple[int, float]:
+    """PettingZoo's AEC example loop, whole games, for ``seconds``: (steps, elapsed);
+    adds the seconds spent in ``last``, ``sample`` and ``step`` to ``acc``."""
     clock = time.perf_counter
     steps = 0
-    inside = 0.0
     start = clock()
     while True:
         env.reset(seed=seed)
@@ -109,11 +109,21 @@ def steps_per_s(env: Any, seconds: float, seed: int = 0) -> tuple[float, float]:
                 action = env.action_space(agent).sample(obs["action_mask"])
             t2 = clock()
             env.step(action)
-            inside += (t1 - t0) + (clock() - t2)
+            t3 = clock()
+            acc["last"] += t1 - t0
+            acc["sample"] += t2 - t1
+            acc["step"] += t3 - t2
             steps += 1
         elapsed = clock() - start
         if elapsed >= seconds:
-            return steps / elapsed, steps / inside
+            return steps, elapsed
+
+
+def steps_per_s(env: Any, seconds: float, seed: int = 0) -> tuple[float, float]:
+    """(steps/s of the whole loop, steps/s of the time inside ``last``/``step``)."""
+    acc: dict[str, float] = defaultdict(float)
+    steps, elapsed = _aec_loop(env, seconds, seed, acc)
+    return steps / elapsed, steps / (acc["last"] + acc["step"])
 
 
 def run(budgets: EnvBudgets = FULL) -> dict[str, float]:
@@ -243,34 +253,12 @@ def step_parts(env: Any, seconds: float, seed: int = 0) -> dict[str, float]:
     """µs per step of the loop's parts (:func:`steps_per_s`' loop): ``last``,
     ``sample``, ``step`` and ``total``; for one of our environments (one with an
     ``adapter``) also every key of :data:`PARTS`, which add up to ``last + step``."""
-    clock = time.perf_counter
     acc: dict[str, float] = defaultdict(float)
     ours = hasattr(env, "adapter")
-    steps = 0
     if ours:
         env.reset(seed=seed)  # the state's class exists from the first reset
-    start = clock()
     with _timed_parts(env, acc) if ours else _nothing():
-        while clock() - start < seconds:
-            env.reset(seed=seed)
-            for agent in env.possible_agents:
-                env.action_space(agent).seed(seed)
-            seed += 1
-            for agent in env.agent_iter():
-                t0 = clock()
-                obs, _reward, terminated, truncated, _info = env.last()
-                t1 = clock()
-                if terminated or truncated:
-                    action = None
-                else:
-                    action = env.action_space(agent).sample(obs["action_mask"])
-                t2 = clock()
-                env.step(action)
-                t3 = clock()
-                acc["last"] += t1 - t0
-                acc["sample"] += t2 - t1
-                acc["step"] += t3 - t2
-                steps += 1
+        steps, _elapsed = _aec_loop(env, seconds, seed, acc)
     calls = acc.pop("calls", 0.0)
     out = {key: 1e6 * value / steps for key, value in acc.items()}
     out["total"] = out["last"] + out["sample"] + out["step"]
