@@ -2,19 +2,10 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 
-TOOL = Path(__file__).resolve().parent.parent / "tools" / "solo_diag.py"
-
-
-def _tool():  # type: ignore[no-untyped-def]
-    spec = importlib.util.spec_from_file_location("solo_diag", TOOL)
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+from support.tools import load_tool
 
 
 def _game(seed: int, won: bool, rnd: int, reason: str, missing: list[str]) -> dict:
@@ -32,7 +23,7 @@ def _game(seed: int, won: bool, rnd: int, reason: str, missing: list[str]) -> di
 
 
 def test_table_merges_chunks(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
-    tool = _tool()
+    tool = load_tool("solo_diag")
     a = tmp_path / "a.json"
     b = tmp_path / "b.json"
     a.write_text(json.dumps([_game(1, False, 6, "your prestige fell to 0", [])]))

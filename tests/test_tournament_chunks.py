@@ -3,29 +3,15 @@ records of ``erebus tournament`` and resumes where a stopped chunk ended."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 
 from erebus.tournament import run_tournament
-
-ROOT = Path(__file__).resolve().parents[1]
-
-
-def _tool():  # type: ignore[no-untyped-def]
-    spec = importlib.util.spec_from_file_location(
-        "tournament_chunks", ROOT / "tools/tournament_chunks.py"
-    )
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["tournament_chunks"] = module
-    spec.loader.exec_module(module)
-    return module
+from support.tools import load_tool
 
 
 def test_chunks_are_the_tournaments_games_and_resume(tmp_path: Path) -> None:
-    tool = _tool()
+    tool = load_tool("tournament_chunks")
     out = tmp_path / "t.jsonl"
     common = ["--bots", "random,greedy", "--seed", "5"]
     assert tool.main(["play", *common, "--first", "0", "--last", "1", "--out", str(out)]) == 0

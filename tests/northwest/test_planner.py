@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 
 import pytest
@@ -12,6 +10,7 @@ import pytest
 from erebus.games.northwest import evaluator, new_game, planner
 from erebus.games.northwest.layout import GREENLAND, NORTHWEST, SHIP
 from erebus.games.northwest.state import State
+from support.tools import load_tool
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -94,21 +93,10 @@ def test_search_actions_keep_the_draft_and_pending_draws_whole() -> None:
     assert evaluator.search_actions(st) == st.legal_actions()
 
 
-def _fit_tool():  # type: ignore[no-untyped-def]
-    spec = importlib.util.spec_from_file_location(
-        "fit_tool", ROOT / "tools/fit_northwest_weights.py"
-    )
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["fit_tool"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_least_squares_fit_recovers_known_weights() -> None:
     import numpy as np
 
-    tool = _fit_tool()
+    tool = load_tool("fit_northwest_weights")
     rng = np.random.default_rng(1)
     true = [1.0, -0.5, 2.0]
     x = rng.normal(size=(400, 3))
