@@ -34,13 +34,11 @@ _CACHE_LIMIT = 100_000
 
 class Route(NamedTuple):
     """The plan toward the passage: ``cost`` in actions (moves and lays), the
-    empty squares on the way (``empty``, a square bit mask), their number, and
-    every square of the way (``path``: laid and empty)."""
+    empty squares on the way (``empty``, a square bit mask) and their number."""
 
     cost: float
     empty: int
     n_empty: int
-    path: int = 0
 
 
 _NO_ROUTE = Route(99.0, 0, 0)
@@ -113,17 +111,16 @@ def _route(state: State, loc: int) -> Route:
                 heapq.heappush(heap, (nd, u))
     if target not in dist:
         return _NO_ROUTE
-    empty = path = 0
+    empty = 0
     s = target
     while True:
-        path |= 1 << s
         if not occ >> s & 1:
             empty |= 1 << s
         prev = back.get(s)
         if prev is None:
             break
         s = prev
-    return Route(dist[target] + MOVE_COST, empty, bin(empty).count("1"), path)
+    return Route(dist[target] + MOVE_COST, empty, bin(empty).count("1"))
 
 
 def reserve_squares(state: State, seat: int) -> int:
