@@ -5,8 +5,6 @@ keeps the one-ply heuristic (its goldens are unchanged)."""
 
 from __future__ import annotations
 
-import math
-
 import pytest
 
 from erebus.bots import make_bot
@@ -14,7 +12,6 @@ from erebus.games import get_game
 from erebus.games import iceandsnow as game
 from erebus.games.iceandsnow import heuristics as h
 from erebus.games.iceandsnow import search
-from erebus.games.iceandsnow.layout import CABINS, FUEL, F
 from erebus.games.iceandsnow.state import State
 from support.bots import assert_deterministic
 
@@ -33,38 +30,10 @@ def test_the_spec_gives_the_search_its_own_evaluator_and_keeps_greedys() -> None
     assert spec.search_heuristic is search.value
 
 
-def test_multiplayer_value_is_the_heuristic_less_fuel_margin_and_majorities() -> None:
+def test_multiplayer_value_is_the_heuristic() -> None:
     state = _play(3, until=lambda s: s.round >= 3 and s.phase == "action")
     for seat in range(3):
-        want = (
-            h.heuristic(state, seat)
-            - search.fuel_margin_risk(state)
-            - search.MAJORITY_DENIAL * search.rival_majorities(state, seat)
-        )
-        assert search.value(state, seat) == pytest.approx(want)
-
-
-def test_fuel_margin_prices_only_fuel_short_of_the_margin(monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    state = _play(2, until=lambda s: s.round >= 3 and s.phase == "action")
-    monkeypatch.setattr(search, "FUEL_MARGIN", 0.0)
-    assert search.fuel_margin_risk(state) == 0.0
-    monkeypatch.setattr(search, "FUEL_MARGIN", 0.5)
-    left = h.voyages_left(state)
-    rich = state.clone()
-    for s in range(2):
-        rich.pv[F * s + FUEL] = 20
-    assert search.fuel_margin_risk(rich) == 0.0
-    poor = state.clone()
-    need = h.FUEL_PER_VOYAGE * 2 * left
-    for s in range(2):  # exactly what the heuristic asks: the margin is all lacking
-        poor.pv[F * s + FUEL] = 0
-    poor.pv[FUEL] = math.ceil(need)
-    lack = max(0.0, need + 0.5 * 2 * left - math.ceil(need)) - max(0.0, need - math.ceil(need))
-    assert search.fuel_margin_risk(poor) == pytest.approx(h.LOST_PENALTY * h.FUEL_RISK * lack)
-    assert search.fuel_margin_risk(poor) > 0
-    one_more = poor.clone()
-    one_more.pv[FUEL] += 1
-    assert search.fuel_margin_risk(one_more) < search.fuel_margin_risk(poor)
+        assert search.value(state, seat) == pytest.approx(h.heuristic(state, seat))
 
 
 def test_the_search_uses_the_measured_reward_scale() -> None:
@@ -121,18 +90,3 @@ def test_magnetic_pole_round_rewards_its_explore_and_cabin() -> None:
 def test_hard_bot_is_deterministic_with_the_relative_value(players: int) -> None:
     state = _play(players, until=lambda s: s.round >= 2 and s.phase == "action")
     assert_deterministic("mcts", state)
-
-
-def test_majority_denial_counts_the_best_rivals_majorities(monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    state = _play(2, until=lambda s: s.round >= 4 and s.phase == "action")
-    monkeypatch.setattr(search, "MAJORITY_DENIAL", 0.0)
-    assert search.rival_majorities(state, 0) == 0.0
-    monkeypatch.setattr(search, "MAJORITY_DENIAL", 1.0)
-    rich = state.clone()
-    rich.species[1] = [*rich.species[1], *rich.species[0], "x1", "x2", "x3"]
-    rich.species[0] = []
-    rich.pv[F * 1 + CABINS] = 3
-    rich.pv[F * 0 + CABINS] = 0
-    top = rich.rules["species_majority"][0] + rich.rules["cabins_majority"][0]
-    assert search.rival_majorities(rich, 0) == top
-    assert search.rival_majorities(rich, 1) == 0.0  # seat 0 holds no majority

@@ -2,14 +2,14 @@
 The medium (greedy) bot keeps :func:`.heuristics.heuristic`, so its play (and the
 goldens) are unchanged.
 
-Multiplayer: the heuristic itself (``FUEL_MARGIN`` and ``MAJORITY_DENIAL`` are knobs,
-off).  A value relative to the best rival (own − w × rival, the shared risk counted
+Multiplayer: the heuristic itself.  A value relative to the best rival (own − w × rival, the shared risk counted
 once, finished games on the same scale) was measured and rejected: against greedy it
 won 28.5 of 40 games where the plain value won 34 (w = 0.6), 25 of 40 against 25
 (w = 0.25) and 23 of 40 against 30 (w = 0.3, reward scale 15) — the rival's estimate
 in a sampled world carries the rival's hidden cards, and denying points is worth less
-here than taking them; the rival's majorities alone (``MAJORITY_DENIAL``) lost too
-(docs/iceandsnow-balance.md, 2026-12-02 b).
+here than taking them; the rival's majorities alone, counted against the seat at half
+weight, lost too (63.0 % of 200 games against 68.8 %; docs/iceandsnow-balance.md,
+2026-12-02 b; the term is in the history at commit 644653d).
 
 Solo: the heuristic plus :func:`objective_plan`, the objectives as a search can see
 them within a few actions.  Every objective is needed for the win, so each missing
@@ -22,62 +22,20 @@ it asks for are rewarded before the Boarding checks them.
 
 from __future__ import annotations
 
-from erebus.games.iceandsnow import heuristics, scoring
-from erebus.games.iceandsnow.layout import CABINS, FUEL, F
+from erebus.games.iceandsnow import heuristics
 from erebus.games.iceandsnow.state import State
 
 SEARCH_OBJECTIVE = 20.0  # solo: per objective still missing, on top of the heuristic's
 UNWINNABLE = 150.0  # solo: an objective can no longer be met (still above a lost game)
 POLE_PART = 12.0  # Magnetic North Pole: the pole round's Explore, and its cabin
-#: Multiplayer: fuel per ship and voyage the hard bot keeps for the way home, against
-#: the heuristic's ``FUEL_PER_VOYAGE`` (fuel events and coastal voyages take more);
-#: 0: off.
-FUEL_MARGIN = 0.0
-#: Multiplayer: weight of the best rival's species and cabin majority points (public:
-#: the cards and cabins are on the table), counted against the seat; 0: off.  Greedy's
-#: wins over the hard bot come from majorities, but 0.5 won 63.0 % of 200 games where
-#: 0 wins 68.8 % (on the same 25 games of seed 1: 72 % against 88 %), so it is off.
-MAJORITY_DENIAL = 0.0
 
 
 def value(state: State, seat: int) -> float:
     """The search's estimate of ``state`` for ``seat``."""
     own = heuristics.heuristic(state, seat)
-    if state.is_over:
+    if state.is_over or state.scenario is None:
         return own
-    if state.scenario is None:
-        return own - fuel_margin_risk(state) - MAJORITY_DENIAL * rival_majorities(state, seat)
     return own + objective_plan(state, seat)
-
-
-def rival_majorities(state: State, seat: int) -> float:
-    """The best rival's species and cabin majority points if the game ended now."""
-    if MAJORITY_DENIAL <= 0.0 or state.n < 2:
-        return 0.0
-    r = state.rules
-    pv = state.pv
-    species = scoring.split_majority(
-        [len(state.species[s]) for s in range(state.n)], r["species_majority"]
-    )
-    cabins = scoring.split_majority(
-        [pv[F * s + CABINS] for s in range(state.n)], r["cabins_majority"]
-    )
-    return float(max(species[s] + cabins[s] for s in range(state.n) if s != seat))
-
-
-def fuel_margin_risk(state: State) -> float:
-    """Multiplayer: the shared loss's price of the fuel the table lacks for the way
-    home at ``FUEL_PER_VOYAGE + FUEL_MARGIN`` per ship and voyage, beyond what the
-    heuristic already charges at ``FUEL_PER_VOYAGE``."""
-    if FUEL_MARGIN <= 0.0:
-        return 0.0
-    n = state.n
-    pv = state.pv
-    left = heuristics.voyages_left(state)
-    fuel = sum(pv[F * s + FUEL] for s in range(n))
-    base = heuristics.FUEL_PER_VOYAGE * n * left
-    lack = max(0.0, base + FUEL_MARGIN * n * left - fuel) - max(0.0, base - fuel)
-    return heuristics.LOST_PENALTY * heuristics.FUEL_RISK * lack
 
 
 def objective_plan(state: State, seat: int) -> float:
