@@ -119,7 +119,8 @@ class BotRunner(ServiceBase):
         await fut
 
     async def _watch_quiet(self) -> None:
-        ready = getattr(asyncio.get_running_loop(), "_ready", None)
+        loop = asyncio.get_running_loop()
+        ready = getattr(loop, "_ready", None)  # CPython's loop; None on uvloop
         while self._quiet_waiters:
             # uvloop shows no ready queue: no wait there (measured slower), but the
             # waiting bots are let go all the same
