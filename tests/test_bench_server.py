@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import gc
 import math
 import random
+import weakref
 
 import pytest
 from rich.console import Console
@@ -12,6 +14,8 @@ from erebus.bench.server import (
     MIN_INTERVAL_S,
     Pacing,
     choose_action,
+    collect_between_blocks,
+    collector_between_blocks,
     default_time_limit,
     game_of,
     percentile,
@@ -51,6 +55,26 @@ def test_percentile_and_policy() -> None:
     legal = [{"type": "pass"}, {"type": "draw", "index": 0}]
     picks = [choose_action(rng, legal)["type"] for _ in range(200)]
     assert 0 < picks.count("pass") < 60
+
+
+class _Node:
+    self: object | None = None
+
+
+def test_the_clients_collect_only_between_blocks() -> None:
+    """The load generator's collector is off while a phase is timed (its passes held
+    back both servers' answers) and collects when told to; afterwards it is as before."""
+    assert gc.isenabled()
+    with collector_between_blocks():
+        assert not gc.isenabled()
+        node = _Node()
+        node.self = node  # garbage in a cycle: only a collection frees it
+        gone = weakref.ref(node)
+        del node
+        assert gone() is not None
+        collect_between_blocks()  # frees it, then freezes the survivors
+        assert gone() is None and gc.get_freeze_count() > 0
+    assert gc.isenabled() and gc.get_freeze_count() == 0
 
 
 def test_pacing() -> None:
