@@ -50,7 +50,8 @@ Phases:
    paced figures (its latencies are queueing time; errors and lost actions count
    as in phase 1).  ``saturation=False`` skips it.
 
-The clients run in this process (on uvloop where installed, with orjson), on
+The clients run in this process (on uvloop where installed, with orjson, their
+garbage collector off while a block is timed: :func:`collector_between_blocks`), on
 the same machine as both servers.
 """
 
