@@ -204,6 +204,11 @@ class BotPool:
     def close(self) -> None:
         self._executor.shutdown(wait=True, cancel_futures=True)
 
+    def abandon(self) -> None:
+        """Let go of a pool that broke (a worker died: every call then raises
+        ``BrokenProcessPool``): queued calls are cancelled, nothing is waited for."""
+        self._executor.shutdown(wait=False, cancel_futures=True)
+
     def __enter__(self) -> BotPool:
         return self
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from erebus.bots import LEVELS
@@ -85,9 +86,24 @@ class BotRunner(ServiceBase):
                 key, lambda: asyncio.to_thread(choose_from_view, spec, state.game, view, salt)
             )
             return get_game(state.game).action_from_json(data)
+        pool = self._live_pool()
+        try:
+            return await pool.choose_async(spec, state, salt, key=key)
+        except BrokenProcessPool:
+            return await self._live_pool(broken=pool).choose_async(spec, state, salt, key=key)
+
+    def _live_pool(self, broken: BotPool | None = None) -> BotPool:
+        """The worker pool, started on first use.  ``broken``: a pool whose worker
+        died (killed, out of memory), after which every call to it fails; unless
+        another bot replaced it already, it is let go and a new one started, so one
+        lost worker costs one retried move, not every bot's turn until a restart."""
+        if broken is not None and self._pool is broken:
+            log.error("a bot worker process died; starting a new pool of workers")
+            broken.abandon()
+            self._pool = None
         if self._pool is None:
             self._pool = BotPool(self.settings.bot_workers)
-        return await self._pool.choose_async(spec, state, salt, key=key)
+        return self._pool
 
     async def _offload(self, key: str, fn: Any, *args: Any) -> Any:
         """``fn(*args)`` where the bots think (a worker process, or a thread in
@@ -95,9 +111,11 @@ class BotRunner(ServiceBase):
         reviews (:mod:`erebus.server.advice`) never run on the event loop."""
         if self.settings.bot_mode == "inline":
             return await self._fair.run(key, lambda: asyncio.to_thread(fn, *args))
-        if self._pool is None:
-            self._pool = BotPool(self.settings.bot_workers)
-        return await self._pool.run_async(fn, *args, key=key)
+        pool = self._live_pool()
+        try:
+            return await pool.run_async(fn, *args, key=key)
+        except BrokenProcessPool:
+            return await self._live_pool(broken=pool).run_async(fn, *args, key=key)
 
     async def _quiet(self) -> None:
         """Wait (a little) until nothing else is ready to run on the event loop.
