@@ -606,3 +606,44 @@ def test_bot_turns_go_on_when_redis_loses_a_cancellation(
     assert not t.is_alive(), "the game hung (a bot task that never ended)"
     if errors:
         raise errors[0]
+
+
+def test_the_bots_play_where_the_players_are(
+    postgres_url: str, private_redis: PrivateRedis, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A game created on A whose player is connected to B: B takes the bots' lease
+    (A gives it up), and A, which nobody asks for the game, lets it go instead of
+    replaying B's moves; read again on A, it is the same game."""
+    from erebus.server import replicas
+
+    monkeypatch.setattr(replicas, "UNUSED_HERE_S", 0.2)
+
+    async def main() -> None:
+        a, b = await _services(2, postgres_url, private_redis.url)
+        try:
+            game = await a.create({"players": 2, "seats": [HUMAN, EASY], "seed": 2})
+            gid = game["id"]
+            lb = await b.get(gid)
+            await b.connected(lb, 0)
+            await _until(lambda: gid not in a._games or a._games[gid].remote_conns.get(0) == 1)
+            rng = random.Random(5)
+            for _ in range(60):
+                lb = await b.get(gid)
+                await _until(
+                    lambda lb=lb: lb.state.is_over or lb.state.current_player == 0,
+                    what="the bot's move",
+                )
+                if lb.state.is_over or (gid not in a._games and b.cluster.holds_lease(gid)):
+                    break
+                await b.act(lb, 0, lb.version, rng.choice(lb.payload(0)["legal_actions"]))
+            assert b.cluster.holds_lease(gid) or lb.state.is_over
+            assert gid not in a._games  # let go: nobody watches it on A
+            again = await a.get(gid)  # loaded from the database
+            assert again.version == lb.version
+            # (who is connected: A learns it from B's next presence notice)
+            assert again.payload(None)["view"] == lb.payload(None)["view"]
+            assert again.payload(None)["events"] == lb.payload(None)["events"]
+        finally:
+            await _close([a, b])
+
+    asyncio.run(main())

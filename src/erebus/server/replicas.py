@@ -8,7 +8,9 @@ methods as a load does (:func:`replay_rows`), then pushes one state to its socke
 A push therefore carries every event once and in order, whatever notices were lost,
 late or doubled.  Chat lines are read back by row id the same way, presence is
 summed over the processes, and the bots of a game run where its lease is
-(:meth:`Replicas._leased_bots`).
+(:meth:`Replicas._leased_bots`), which goes to a process its players are connected
+to.  A process that holds a game nobody watches there and whose bots play elsewhere
+lets it go on the next notice instead of replaying the other process's moves.
 
 Without a shared cluster (the default, one process) none of this runs: the hooks
 the other parts call are guarded by ``self.cluster.shared``.
@@ -29,6 +31,9 @@ from erebus.server.storage import DamagedRecord, LogEntry, Storage
 from erebus.server.table import AUTOPILOT_ROWS, LiveGame, chat_message
 
 log = logging.getLogger("erebus.server")
+# A game held without a socket here, whose bots play elsewhere, and that nobody asked
+# this process for in this long, leaves memory on the next notice (see _notice).
+UNUSED_HERE_S = 10.0
 
 
 def _slot(game_id: str) -> int:
@@ -90,6 +95,13 @@ class Replicas(ServiceBase):
         live = self._games.get(game_id)
         if live is None:
             return
+        if kind == "log" and self._unused_here(live):
+            # Nobody here watches it and its bots play elsewhere: catching up would
+            # replay every move of another process's table for nothing.  It leaves
+            # memory, and is loaded from the database if someone asks for it here.
+            self._forget(game_id)
+            self.residency.forget(game_id)
+            return
         if kind == "presence":
             joined = data.get("joined")
             if isinstance(joined, list):
@@ -100,6 +112,24 @@ class Replicas(ServiceBase):
                     live.notify(live.presence())
                     self._rearm(live)
         self._schedule(game_id, kind)
+
+    def _unused_here(self, live: LiveGame) -> bool:
+        """No socket of this process watches ``live``, no bot of it plays here, and
+        nobody asked this process for it for ``UNUSED_HERE_S``."""
+        return (
+            not live.subscribers
+            and not any(n - live.remote_conns.get(s, 0) > 0 for s, n in live.conns.items())
+            and not self.cluster.holds_lease(live.id)
+            and (live.bot_task is None or live.bot_task.done())
+            and not live.lock.locked()
+            and self.residency.quiet_for(live, time.monotonic()) >= UNUSED_HERE_S
+        )
+
+    def _players_elsewhere(self, live: LiveGame) -> bool:
+        """Every socket of ``live`` is on another process (and there is one)."""
+        return any(live.remote_conns.values()) and not any(
+            n - live.remote_conns.get(s, 0) > 0 for s, n in live.conns.items()
+        )
 
     def _held(self, game_id: str) -> None:
         """The game was just loaded: catch up on what was committed meanwhile (a
@@ -218,6 +248,13 @@ class Replicas(ServiceBase):
         once it is held, and nothing on the way out awaits at all, so a bot task
         always ends (a renewal task that a cancellation could not stop once kept the
         task, and with it every later bot turn of the game, waiting for good)."""
+        if self._players_elsewhere(live):
+            # The bots play where the players are: that process stores and pushes
+            # their moves itself, instead of both processes replaying every move
+            # (measured: 4.2 ms of CPU per action then, 2.35 alone).  Its tick takes
+            # the lease once this process has given it up.
+            self.cluster.drop_lease(live.id)
+            return
         kept = self.cluster.holds_lease(live.id)
         if not await self.cluster.acquire_lease(live.id):
             return
