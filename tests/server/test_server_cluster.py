@@ -617,6 +617,7 @@ def test_the_bots_play_where_the_players_are(
     from erebus.server import replicas
 
     monkeypatch.setattr(replicas, "UNUSED_HERE_S", 0.2)
+    monkeypatch.setattr(replicas, "ASKED_HERE_S", 0.2)
 
     async def main() -> None:
         a, b = await _services(2, postgres_url, private_redis.url)

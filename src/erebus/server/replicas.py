@@ -34,6 +34,9 @@ log = logging.getLogger("erebus.server")
 # A game held without a socket here, whose bots play elsewhere, and that nobody asked
 # this process for in this long, leaves memory on the next notice (see _notice).
 UNUSED_HERE_S = 10.0
+# A process asked for a game this recently plays its bots even if its players'
+# sockets are on another process (see _players_elsewhere).
+ASKED_HERE_S = 3.0
 
 
 def _slot(game_id: str) -> int:
@@ -126,9 +129,13 @@ class Replicas(ServiceBase):
         )
 
     def _players_elsewhere(self, live: LiveGame) -> bool:
-        """Every socket of ``live`` is on another process (and there is one)."""
-        return any(live.remote_conns.values()) and not any(
-            n - live.remote_conns.get(s, 0) > 0 for s, n in live.conns.items()
+        """Every socket of ``live`` is on another process (and there is one), and
+        nobody asked this process for it for ``ASKED_HERE_S`` (a player who acts
+        over HTTP here, whatever sockets another process says it has, is here)."""
+        return (
+            any(live.remote_conns.values())
+            and not any(n - live.remote_conns.get(s, 0) > 0 for s, n in live.conns.items())
+            and self.residency.quiet_for(live, time.monotonic()) >= ASKED_HERE_S
         )
 
     def _held(self, game_id: str) -> None:
