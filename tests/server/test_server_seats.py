@@ -12,6 +12,7 @@ import os
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 import unicodedata
 from collections.abc import Callable, Iterator
@@ -523,6 +524,22 @@ def test_one_server_per_database(db_url: str) -> None:
         with pytest.raises(DatabaseInUse):
             create_app(db_url, Settings(bot_mode="inline"))
     Storage(db_url).close()
+
+
+def test_a_server_that_just_died_does_not_keep_the_database(db_url: str) -> None:
+    """A PostgreSQL lock whose holder goes away within a moment (a server killed just
+    before the restart: PostgreSQL ends its session a little later) does not refuse the
+    new server; SQLite's file lock goes with the process at once anyway."""
+    first = Storage(db_url)
+    timer = threading.Timer(0.5, first.close)
+    timer.start()
+    try:
+        Storage(db_url).close()  # waits for the lock (PostgreSQL) or gets it at once
+    except DatabaseInUse:
+        assert db_url.startswith("sqlite"), "PostgreSQL: the lock freed 0.5 s later"
+    finally:
+        timer.join()
+        first.close()
 
 
 def test_erebus_serve_refuses_a_database_in_use(tmp_path: Path) -> None:

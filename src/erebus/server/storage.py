@@ -66,6 +66,7 @@ from erebus.server import trace
 from erebus.server.models import ActionRow, ChatRow, GameRow, SeatRow
 
 DEFAULT_DB_URL = "sqlite:///var/erebus.db"
+PG_LOCK_WAIT_S = 3.0  # how long a new server waits for another's advisory lock
 CHECKPOINT_S = 1.0  # seconds between WAL checkpoints (SQLite files)
 WAL_AUTOCHECKPOINT = 10_000  # pages: SQLite's own checkpoint, only if ours falls behind
 # PostgreSQL: the connections a process keeps open.  Enough for every thread that
@@ -292,11 +293,19 @@ class _WriterLock:
             # A cluster's processes hold it shared: they exclude a lone server, and
             # a lone server excludes them.
             fn = "pg_try_advisory_lock_shared" if self.shared else "pg_try_advisory_lock"
-            got = conn.execute(
-                text(f"SELECT {fn}(:k, hashtext(:w))"),
-                {"k": self.PG_CLASS, "w": where},
-            ).scalar_one()
-            conn.commit()  # the lock is the session's: it outlives the transaction
+            # A server killed a moment ago holds the lock until PostgreSQL has ended
+            # its session (it sees the closed socket at once, but under load that
+            # takes a moment): ask again for PG_LOCK_WAIT_S before saying it is in use.
+            give_up = time.monotonic() + PG_LOCK_WAIT_S
+            while True:
+                got = conn.execute(
+                    text(f"SELECT {fn}(:k, hashtext(:w))"),
+                    {"k": self.PG_CLASS, "w": where},
+                ).scalar_one()
+                conn.commit()  # the lock is the session's: it outlives the transaction
+                if got or time.monotonic() >= give_up:
+                    break
+                time.sleep(0.1)
         except BaseException:
             conn.close()
             raise
