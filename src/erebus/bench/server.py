@@ -139,8 +139,7 @@ def collector_between_blocks() -> Iterator[None]:
     answer the server had sent).  Reference counting still frees what the clients
     drop at once; only cyclic garbage waits for the next block."""
     was_enabled = gc.isenabled()
-    gc.collect()
-    gc.freeze()
+    collect_between_blocks()
     gc.disable()
     try:
         yield

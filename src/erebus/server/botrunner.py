@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any
+from typing import Any, TypeVar
 
 from erebus.bots import LEVELS
 from erebus.bots.base import BotSpec
@@ -29,6 +30,7 @@ from erebus.server.storage import Storage
 from erebus.server.table import LiveGame
 
 log = logging.getLogger("erebus.server")
+T = TypeVar("T")
 
 QUIET_SPINS = 20  # passes of the event loop a bot move waits at most for a quiet one
 BATCH_MOVES = 16  # a fast bot's consecutive moves stored in one transaction, at most
@@ -86,24 +88,25 @@ class BotRunner(ServiceBase):
                 key, lambda: asyncio.to_thread(choose_from_view, spec, state.game, view, salt)
             )
             return get_game(state.game).action_from_json(data)
-        pool = self._live_pool()
-        try:
-            return await pool.choose_async(spec, state, salt, key=key)
-        except BrokenProcessPool:
-            return await self._live_pool(broken=pool).choose_async(spec, state, salt, key=key)
+        return await self._in_pool(lambda pool: pool.choose_async(spec, state, salt, key=key))
 
-    def _live_pool(self, broken: BotPool | None = None) -> BotPool:
-        """The worker pool, started on first use.  ``broken``: a pool whose worker
-        died (killed, out of memory), after which every call to it fails; unless
-        another bot replaced it already, it is let go and a new one started, so one
-        lost worker costs one retried move, not every bot's turn until a restart."""
-        if broken is not None and self._pool is broken:
-            log.error("a bot worker process died; starting a new pool of workers")
-            broken.abandon()
-            self._pool = None
+    async def _in_pool(self, call: Callable[[BotPool], Awaitable[T]]) -> T:
+        """``call(pool)`` on the worker pool, started on first use.  A worker that
+        died (killed, out of memory) breaks the pool for good: every later call
+        raises ``BrokenProcessPool``.  Then, unless another bot replaced it already,
+        the pool is let go, a new one started and the call made again, so one lost
+        worker costs one retried move, not every bot's turn until a restart."""
         if self._pool is None:
             self._pool = BotPool(self.settings.bot_workers)
-        return self._pool
+        pool = self._pool
+        try:
+            return await call(pool)
+        except BrokenProcessPool:
+            if self._pool is pool:
+                log.error("a bot worker process died; starting a new pool of workers")
+                pool.abandon()
+                self._pool = BotPool(self.settings.bot_workers)
+            return await call(self._pool)
 
     async def _offload(self, key: str, fn: Any, *args: Any) -> Any:
         """``fn(*args)`` where the bots think (a worker process, or a thread in
@@ -111,11 +114,7 @@ class BotRunner(ServiceBase):
         reviews (:mod:`erebus.server.advice`) never run on the event loop."""
         if self.settings.bot_mode == "inline":
             return await self._fair.run(key, lambda: asyncio.to_thread(fn, *args))
-        pool = self._live_pool()
-        try:
-            return await pool.run_async(fn, *args, key=key)
-        except BrokenProcessPool:
-            return await self._live_pool(broken=pool).run_async(fn, *args, key=key)
+        return await self._in_pool(lambda pool: pool.run_async(fn, *args, key=key))
 
     async def _quiet(self) -> None:
         """Wait (a little) until nothing else is ready to run on the event loop.

@@ -120,11 +120,9 @@ class Replicas(ServiceBase):
         """No socket of this process watches ``live``, no bot of it plays here, and
         nobody asked this process for it for ``UNUSED_HERE_S``."""
         return (
-            not live.subscribers
-            and not any(n - live.remote_conns.get(s, 0) > 0 for s, n in live.conns.items())
+            self.residency.idle(live)
+            and not any(n > 0 for n in live.local_conns().values())
             and not self.cluster.holds_lease(live.id)
-            and (live.bot_task is None or live.bot_task.done())
-            and not live.lock.locked()
             and self.residency.quiet_for(live, time.monotonic()) >= UNUSED_HERE_S
         )
 
@@ -134,7 +132,7 @@ class Replicas(ServiceBase):
         over HTTP here, whatever sockets another process says it has, is here)."""
         return (
             any(live.remote_conns.values())
-            and not any(n - live.remote_conns.get(s, 0) > 0 for s, n in live.conns.items())
+            and not any(n > 0 for n in live.local_conns().values())
             and self.residency.quiet_for(live, time.monotonic()) >= ASKED_HERE_S
         )
 
@@ -224,8 +222,7 @@ class Replicas(ServiceBase):
 
     def _share_presence(self, live: LiveGame) -> None:
         """This process's sockets of ``live`` (or its joined seats) changed."""
-        local = {s: n - live.remote_conns.get(s, 0) for s, n in live.conns.items()}
-        self.cluster.share_presence(live.id, local, live.joined)
+        self.cluster.share_presence(live.id, live.local_conns(), live.joined)
 
     async def _refresh_presence(self, live: LiveGame) -> None:
         remote = await self.cluster.presence(live.id)

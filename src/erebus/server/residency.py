@@ -54,15 +54,17 @@ class Residency:
         self._last_sweep = now
         return True
 
+    @staticmethod
+    def idle(g: LiveGame) -> bool:
+        """Nobody watches ``g``, no bot is thinking and nobody holds its lock: it may
+        leave memory (it is the same game when loaded again)."""
+        return (
+            not g.subscribers and not g.lock.locked() and (g.bot_task is None or g.bot_task.done())
+        )
+
     def evictable(self, games: Mapping[str, LiveGame], now: float) -> list[str]:
         """The ids of the games to drop from memory now."""
-        idle = [
-            g
-            for g in games.values()
-            if not g.subscribers
-            and not g.lock.locked()
-            and (g.bot_task is None or g.bot_task.done())
-        ]
+        idle = [g for g in games.values() if self.idle(g)]
         out = [
             g.id for g in idle if g.state.is_over and self.quiet_for(g, now) >= self.evict_after_s
         ]

@@ -329,6 +329,11 @@ class LiveGame:
         Who is connected is not in it: that goes out as a ``presence`` message."""
         return (self.version, tuple(sorted(self.autopilot)), self.rematch_id)
 
+    def local_conns(self) -> dict[int, int]:
+        """This process's open WebSockets per seat (``conns`` counts the other
+        processes' too, in a cluster: ``remote_conns``)."""
+        return {s: n - self.remote_conns.get(s, 0) for s, n in self.conns.items()}
+
     def presence_key(self) -> tuple[Any, ...]:
         """Changes when a player connects, joins or leaves."""
         return (tuple(s for s, n in sorted(self.conns.items()) if n), len(self.joined))
