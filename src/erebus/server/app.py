@@ -141,6 +141,7 @@ def create_app(db_url: str | None = None, settings: Settings | None = None) -> F
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        await service.open_writes()
         await service.start_cluster()
         try:
             yield

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import importlib.util
+import logging
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -20,17 +22,24 @@ from typing import Any, TypeVar
 from erebus.server import trace
 from erebus.server.cluster import Cluster
 from erebus.server.errors import ApiError
+from erebus.server.pgwrites import AsyncLogWriter
 from erebus.server.residency import Residency
 from erebus.server.settings import Settings
 from erebus.server.storage import StaleVersion, Storage
 from erebus.server.table import LiveGame
 
 T = TypeVar("T")
+log = logging.getLogger("erebus.server")
 # Threads that commit (PostgreSQL): a commit waits for the disk (~3 ms here), and
 # PostgreSQL flushes the commits that wait together at once; 4 capped a cluster
 # process at ~400 commits/s with its writers queueing (the GIL hand-overs of a busy
 # event loop stretch each commit to tens of ms).
 WRITER_THREADS = 8
+
+
+def _has_async_pool() -> bool:
+    """psycopg's pool is installed (the ``postgres`` / ``cluster`` extras)."""
+    return importlib.util.find_spec("psycopg_pool") is not None
 
 
 class ServiceBase(ABC):
@@ -49,6 +58,39 @@ class ServiceBase(ABC):
         self._writer: ThreadPoolExecutor | None = None
         if not storage.inline_writes:
             self._writer = ThreadPoolExecutor(WRITER_THREADS, thread_name_prefix="erebus-db")
+        # PostgreSQL: the log's commits awaited on the loop (erebus.server.pgwrites),
+        # once :meth:`open_writes` ran in the server's loop; the threads otherwise.
+        self._log_writer: AsyncLogWriter | None = None
+        if storage.engine.dialect.name == "postgresql" and _has_async_pool():
+            self._log_writer = AsyncLogWriter(storage.url)
+
+    async def open_writes(self) -> None:
+        """Open the log writer's connections in the running loop (the app's start-up)."""
+        if self._log_writer is None:
+            return
+        try:
+            await self._log_writer.open()
+        except Exception:  # the storage's threads still commit; slower, not wrong
+            log.warning(
+                "PostgreSQL async log writer unavailable; commits use threads", exc_info=True
+            )
+            self._log_writer = None
+
+    async def _close_writes(self) -> None:
+        if self._log_writer is not None:
+            await self._log_writer.close()
+        if self._writer is not None:
+            await asyncio.to_thread(self._writer.shutdown, True)
+
+    async def _store_rows(
+        self, game_id: str, index: int, rows: list[tuple[int, Any, str, int | None]], over: bool
+    ) -> None:
+        """Commit log rows ``index``… of a game (:class:`StaleVersion` if taken)."""
+        w = self._log_writer
+        if w is not None and w.usable():
+            await w.append(game_id, index, rows, over)
+        else:
+            await self._write(self.storage.append_actions, game_id, index, rows, over)
 
     async def _write(self, fn: Callable[..., T], *args: Any) -> T:
         """Make a storage write; returns once it is committed."""
@@ -70,9 +112,7 @@ class ServiceBase(ABC):
         hand-back).  Another process wrote first: the cache is dropped and 409."""
         t = trace.now() if trace.TRACER else None
         try:
-            await self._write(
-                self.storage.append_action, live.id, live.version, seat, data, over, kind, undoes
-            )
+            await self._store_rows(live.id, live.version, [(seat, data, kind, undoes)], over)
             if trace.TRACER and t:
                 trace.TRACER.add("commit", *t, live.id, f"v{live.version} {kind}")
         except StaleVersion as exc:
@@ -115,11 +155,13 @@ class ServiceBase(ABC):
         move becomes visible only once all of them are committed."""
         if not moves:
             return
-        rows = [(seat, action.to_json(), kind, None) for seat, action, _, _ in moves]
+        rows: list[tuple[int, Any, str, int | None]] = [
+            (seat, action.to_json(), kind, None) for seat, action, _, _ in moves
+        ]
         over = bool(moves[-1][2].is_over)
         t = trace.now() if trace.TRACER else None
         try:
-            await self._write(self.storage.append_actions, live.id, live.version, rows, over)
+            await self._store_rows(live.id, live.version, rows, over)
             if trace.TRACER and t:
                 trace.TRACER.add("commit", *t, live.id, f"v{live.version} {kind} ×{len(rows)}")
         except StaleVersion as exc:

@@ -97,8 +97,7 @@ class GameService(Lobby, Autopilot, BotRunner, Advice, Replicas):
         for g in self._games.values():
             g.notify({"type": "closing"})
         await self._close_pool()
-        if self._writer is not None:
-            await asyncio.to_thread(self._writer.shutdown, True)
+        await self._close_writes()
 
     # -------------------------------------------------------------- games
 

@@ -1,0 +1,121 @@
+"""The PostgreSQL log writer on the event loop (erebus.server.pgwrites): what it stores
+equals what the storage's own path stores, a taken index stores nothing, and the
+server uses it in its own loop (falling back to threads elsewhere)."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+from server_helpers import make_client, new_game, play
+
+from erebus.server.pgwrites import AsyncLogWriter, insert_sql, libpq_conninfo
+from erebus.server.storage import StaleVersion, Storage
+
+pytest.importorskip("psycopg_pool")
+
+
+def test_conninfo_keeps_host_credentials_and_options() -> None:
+    url = "postgresql+psycopg://bob:s3cret@db.example:6543/erebus?options=-csearch_path%3Dt_1"
+    info = libpq_conninfo(url)
+    assert info.startswith("postgresql://bob:s3cret@db.example:6543/erebus?")
+    assert "search_path" in info and "psycopg" not in info
+
+
+def test_one_statement_and_the_end_only_with_the_rows() -> None:
+    rows: list[Any] = [(0, {"type": "pass"}, "action", None), (1, {"type": "x"}, "bot", None)]
+    sql, params = insert_sql("g1", 4, rows, over=False)
+    assert sql.count("INSERT") == 1 and "UPDATE" not in sql and len(params) == 14
+    assert params[1] == 4 and params[8] == 5  # consecutive indices
+    sql, params = insert_sql("g1", 4, rows, over=True)
+    assert sql.startswith("WITH ins AS (INSERT") and sql.count("UPDATE games") == 1
+    assert params[-1] == "g1"
+
+
+def _new_stored_game(storage: Storage, gid: str) -> None:
+    storage.create_game(gid, "northwest", 2, 7, {}, [])
+
+
+def test_rows_round_trip_and_a_taken_index_stores_nothing(postgres_url: str) -> None:
+    storage = Storage(postgres_url)
+    try:
+        _new_stored_game(storage, "gw1")
+        storage.append_action("gw1", 0, 0, {"type": "first"}, False)
+
+        async def scenario() -> None:
+            w = AsyncLogWriter(postgres_url, size=2)
+            assert not w.usable()
+            await w.open()
+            assert w.usable()
+            try:
+                await w.append("gw1", 1, [(1, {"type": "a", "n": [1, 2]}, "bot", None)], False)
+                # Rows 2 and 3 in one statement: both stored, the game not over.
+                await w.append(
+                    "gw1", 2, [(0, {"type": "b"}, "action", None), (0, {}, "undo", 2)], False
+                )
+                with pytest.raises(StaleVersion):  # 3 is taken: 4 is not stored either
+                    await w.append(
+                        "gw1", 3, [(1, {"type": "c"}, "action", None), (1, {}, "bot", None)], True
+                    )
+                with pytest.raises(StaleVersion):  # no such game
+                    await w.append("nope", 0, [(0, {}, "action", None)], False)
+            finally:
+                await w.close()
+
+        asyncio.run(scenario())
+        rec = storage.load_game("gw1")
+        assert rec is not None and rec.status == "active"
+        got = [(e.index, e.seat, e.kind, e.action, e.undoes) for e in rec.log]
+        assert got == [
+            (0, 0, "action", {"type": "first"}, None),
+            (1, 1, "bot", {"type": "a", "n": [1, 2]}, None),
+            (2, 0, "action", {"type": "b"}, None),
+            (3, 0, "undo", {}, 2),
+        ]
+
+        async def finish() -> None:
+            w = AsyncLogWriter(postgres_url, size=1)
+            await w.open()
+            try:
+                await w.append("gw1", 4, [(1, {"type": "end"}, "action", None)], True)
+            finally:
+                await w.close()
+
+        asyncio.run(finish())
+        rec = storage.load_game("gw1")
+        assert rec is not None and rec.status == "over" and len(rec.log) == 5
+    finally:
+        storage.close()
+
+
+def test_not_usable_in_another_loop(postgres_url: str) -> None:
+    w = AsyncLogWriter(postgres_url, size=1)
+
+    async def open_it() -> None:
+        await w.open()
+
+    loop = asyncio.new_event_loop()
+    try:
+        loop.run_until_complete(open_it())
+
+        async def other() -> bool:
+            return w.usable()
+
+        assert asyncio.run(other()) is False  # a second loop falls back to threads
+    finally:
+        loop.run_until_complete(w.close())
+        loop.close()
+
+
+def test_the_server_commits_through_it(postgres_url: str) -> None:
+    with make_client(postgres_url) as c:
+        writer = c.app.state.service._log_writer  # type: ignore[attr-defined]
+        assert writer is not None
+        g = new_game(c, [{"kind": "human"}, {"kind": "bot", "level": "easy"}])
+        play(c, g["id"], g["seats"][0]["token"], 3)
+        used = writer._pool.get_stats().get("requests_num", 0)
+        assert used >= 4  # the human's moves and the bot's
+        version = c.get(f"/api/games/{g['id']}").json()["version"]
+    with make_client(postgres_url) as c:  # a restart reads back every committed row
+        assert c.get(f"/api/games/{g['id']}").json()["version"] == version
