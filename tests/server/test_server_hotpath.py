@@ -147,3 +147,30 @@ def test_slow_trace_tells_what_the_server_did(tmp_path: Path) -> None:
     assert t["median_ms"]["handle"] == pytest.approx(7.0)  # up to the answer's send
     assert t["before_busy_share"]["gc"] > 0.9
     assert any("gc" in line for line in render_trace(t))
+
+
+def test_slow_trace_reads_each_trip_in_its_process(tmp_path: Path) -> None:
+    """``--processes N``: one trace per process; a trip is read where it was handled."""
+    a, b = GameResult("a"), GameResult("b")
+    a.trips = [(2, 10.0, 10.030)]
+    b.trips = [(3, 10.0, 10.020), (5, 30.0, 30.001)]
+    phase = Phase([a, b], 1.0, 0.1, {"a": 4, "b": 6}, 0, 0, True, {})
+    zero = [  # process 0 handled game a, and was in a gc while a's message waited
+        ["gc", 10.000, 10.025, 0.025, "", "gen2"],
+        ["msg", 10.026, 10.029, 0.003, "a", "action v2"],
+    ]
+    one = [  # process 1 handled game b: a catch-up (another process's rows) first
+        ["catchup", 10.001, 10.015, 0.0001, "b", "v3 +1"],
+        ["msg", 10.016, 10.019, 0.003, "b", "action v3"],
+        ["msg", 30.0001, 30.0005, 0.0003, "b", "action v5"],
+    ]
+    paths = [tmp_path / "trace-0.jsonl", tmp_path / "trace-1.jsonl"]
+    for p, rows in zip(paths, (zero, one), strict=True):
+        p.write_bytes(b"".join(orjson.dumps(r) + b"\n" for r in rows))
+    t = slow_trace(phase, paths, share=0.6)
+    assert t["trips"] == 2 and t["unmatched"] == 0
+    assert t["with_gc"] == 1  # only a's trip: b's process had no gc
+    assert t["before_busy_share"]["catchup"] > 0.2 and t["before_busy_share"]["gc"] > 0.4
+    assert {s["process"] for s in t["samples"]} == {"process 0", "process 1"}
+    assert t["spans"]["catchup"]["n"] == 1 and t["spans"]["msg"]["n"] == 3
+    assert any("process 1" in line for line in render_trace(t))

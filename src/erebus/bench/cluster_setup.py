@@ -260,7 +260,9 @@ async def _drive_cluster(
     pacing: bench.Pacing,
     saturation: bool,
     ice_share: float,
-) -> dict[str, Any]:
+) -> tuple[dict[str, Any], bench.Phase]:
+    """The paced phase on every process (and the saturated ones); the figures and
+    the paced phase (its round trips, for ``--trace-slow``)."""
     ports = [s.port for s in servers]
     pids = [s.proc.pid for s in servers]
 
@@ -268,7 +270,7 @@ async def _drive_cluster(
         return stored_human_actions_pg(db_url)
 
     spread: dict[str, Any] = {"ports": ports, "pids": pids, "stored": stored}
-    r, _ = await bench._drive(
+    r, paced = await bench._drive(
         pids[0],
         ports[0],
         echo_port,
@@ -286,7 +288,7 @@ async def _drive_cluster(
     r["processes"] = len(servers)
     sat_pacing = bench.Pacing(think_ms=0.0, min_interval=pacing.min_interval)
     if not saturation:
-        return r
+        return r, paced
     phases: dict[int, tuple[bench.Phase, dict[str, float]]] = {}
     # One process first, then all of them: the same database, Redis and clients.
     for n, offset in ((1, 2 * games), (len(servers), games)):
@@ -339,7 +341,7 @@ async def _drive_cluster(
     r["error_samples"] = sorted(set(r["error_samples"]) | set(sat.errors) | set(one.errors))[:5]
     r["lost_actions"] += sat.lost + one.lost
     r["unexpected_actions"] += sat.extra + one.extra
-    return r
+    return r, paced
 
 
 def run_cluster(
@@ -353,8 +355,12 @@ def run_cluster(
     think_ms: float = bench.THINK_MS,
     saturation: bool = True,
     ice_share: float = bench.ICE_SHARE,
+    trace_slow: bool = False,
 ) -> dict[str, Any]:
-    """:func:`erebus.bench.server.run` on ``processes`` servers sharing PostgreSQL + Redis."""
+    """:func:`erebus.bench.server.run` on ``processes`` servers sharing PostgreSQL + Redis.
+    ``trace_slow``: each server records its trace (``EREBUS_TRACE``, one file per
+    process) and ``"slow_trace"`` reads the slowest round trips in them
+    (:func:`erebus.bench.server.slow_trace`)."""
     if processes < 2:
         raise ValueError("run_cluster needs at least 2 processes")
     if games < 1 or actions < 1:
@@ -379,8 +385,10 @@ def run_cluster(
 
         stack.callback(stop_all)
         servers: list[ServerProcess] = []
+        traces = [tmpdir / f"trace-{i}.jsonl" for i in range(processes)]
         for i in range(processes):
             port = bench.free_port()
+            srv_env = {**env, bench.ENV_TRACE: str(traces[i])} if trace_slow else env
             srv = ServerProcess(
                 [
                     py,
@@ -395,7 +403,7 @@ def run_cluster(
                 ],
                 port,
                 tmpdir / f"server-{i}.log",
-                env,
+                srv_env,
             )
             procs.append(srv)
             servers.append(srv)
@@ -413,7 +421,7 @@ def run_cluster(
         echo.wait_ready("/health")
         meter = CpuMeter([], redis_pid, echo.proc.pid)
         with asyncio.Runner(loop_factory=bench._client_loop()) as runner:
-            out = runner.run(
+            out, paced = runner.run(
                 _drive_cluster(
                     servers,
                     meter,
@@ -428,6 +436,10 @@ def run_cluster(
                     ice_share,
                 )
             )
+        stop_all()  # the servers write their traces out as they stop
+        if trace_slow:
+            found = [p for p in traces if p.exists()]
+            out["slow_trace"] = bench.slow_trace(paced, found) if found else {"missing": True}
     return out
 
 

@@ -71,7 +71,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -964,7 +964,9 @@ async def _drive(
 #: a message or a bot move, the encoding inside a push) or on another thread (the WAL
 #: checkpoint).
 LOOP_KINDS = ("msg", "bot", "push", "sweep", "gc")
-TRACE_KINDS = (*LOOP_KINDS, "commit", "encode", "checkpoint")
+# Spans with waits inside (a thread's or PostgreSQL's): commit, catchup (a cluster's
+# read of the rows other processes stored), checkpoint (SQLite's WAL).
+TRACE_KINDS = (*LOOP_KINDS, "commit", "encode", "checkpoint", "catchup")
 
 
 def _overlap(rows: list[list[Any]], lo: float, hi: float) -> float:
@@ -984,13 +986,18 @@ def _union(rows: list[list[Any]], lo: float, hi: float) -> float:
     return covered
 
 
-def slow_trace(phase: Phase, path: Path, share: float = 0.01) -> dict[str, Any]:
-    """What the server did during the slowest ``share`` of phase 1's round trips,
-    from its trace (``EREBUS_TRACE``): per trip, the time from the client's send to
-    the server starting on the message (*before*: in the socket, or waiting for the
-    event loop), the handling (*handle*: checks, engine, commit, the answer's encoding
-    and send) and from the answer's send to the client reading it (*after*); and, in
-    the *before* windows, what occupied the loop (seconds per kind of span, summed)."""
+@dataclass
+class _Trace:
+    """One server process's trace (``EREBUS_TRACE``), indexed for :func:`slow_trace`."""
+
+    label: str
+    rows: list[list[Any]]
+    by_kind: dict[str, list[list[Any]]]
+    msgs: dict[tuple[str, str], list[Any]]
+    loop_rows: list[list[Any]]
+
+
+def _read_trace(path: Path, label: str) -> _Trace:
     rows = [orjson.loads(line) for line in path.read_bytes().splitlines() if line.strip()]
     by_kind: dict[str, list[list[Any]]] = {k: [] for k in TRACE_KINDS}
     msgs: dict[tuple[str, str], list[Any]] = {}
@@ -1008,6 +1015,33 @@ def slow_trace(phase: Phase, path: Path, share: float = 0.01) -> dict[str, Any]:
         answer = pushes.get((gid, f"v{int(v) + 1}")) if v.isdigit() else None
         if answer is not None and m[1] <= answer[2] <= m[2]:
             msgs[gid, what] = [m[0], m[1], answer[2], m[3], gid, what]
+    loop_rows = [r for k in LOOP_KINDS for r in by_kind.get(k, [])]
+    return _Trace(label, rows, by_kind, msgs, loop_rows)
+
+
+def slow_trace(phase: Phase, paths: Path | Sequence[Path], share: float = 0.01) -> dict[str, Any]:
+    """What the server did during the slowest ``share`` of phase 1's round trips,
+    from its trace (``EREBUS_TRACE``): per trip, the time from the client's send to
+    the server starting on the message (*before*: in the socket, or waiting for the
+    event loop), the handling (*handle*: checks, engine, commit, the answer's encoding
+    and send) and from the answer's send to the client reading it (*after*); and, in
+    the *before* windows, what occupied the loop (seconds per kind of span, summed).
+
+    Several ``paths`` (``--processes N``, one trace per process; the clock is the
+    machine's monotonic one, shared): each trip is read in the trace of the process
+    that handled its message, and the span statistics cover all of them."""
+    files = [paths] if isinstance(paths, Path) else list(paths)
+    traces = [_read_trace(p, f"process {i}" if len(files) > 1 else "") for i, p in enumerate(files)]
+    by_kind: dict[str, list[list[Any]]] = {k: [] for k in TRACE_KINDS}
+    msgs: dict[tuple[str, str], list[Any]] = {}
+    for each in traces:
+        for k, v in each.by_kind.items():
+            by_kind.setdefault(k, []).extend(v)
+        msgs.update(each.msgs)
+
+    def handled_by(key: tuple[str, str]) -> _Trace | None:
+        return next((each for each in traces if key in each.msgs), None)
+
     trips = [
         (recv - sent, sent, recv, res.id, version)
         for res in phase.results
@@ -1015,7 +1049,6 @@ def slow_trace(phase: Phase, path: Path, share: float = 0.01) -> dict[str, Any]:
     ]
     trips.sort(reverse=True)
     slow = trips[: max(1, math.ceil(len(trips) * share))] if trips else []
-    loop_rows = [r for k in LOOP_KINDS for r in by_kind.get(k, [])]
     parts: dict[str, list[float]] = {"before": [], "handle": [], "after": [], "cpu": []}
     busy = dict.fromkeys(TRACE_KINDS, 0.0)
     untraced = 0.0
@@ -1023,11 +1056,12 @@ def slow_trace(phase: Phase, path: Path, share: float = 0.01) -> dict[str, Any]:
     with_gc = with_checkpoint = unmatched = 0
     samples: list[dict[str, Any]] = []
     for lat, sent, recv, gid, version in slow:
-        found = msgs.get((gid, f"action v{version}"))
-        if found is None:
+        key = (gid, f"action v{version}")
+        tr = handled_by(key)
+        if tr is None:
             unmatched += 1
             continue
-        m = found
+        m = tr.msgs[key]
         before, handle, after = m[1] - sent, m[2] - m[1], recv - m[2]
         parts["before"].append(before)
         parts["handle"].append(handle)
@@ -1035,22 +1069,23 @@ def slow_trace(phase: Phase, path: Path, share: float = 0.01) -> dict[str, Any]:
         parts["cpu"].append(m[3])
         lo, hi = sent, m[1]
         for k in TRACE_KINDS:
-            busy[k] += _overlap(by_kind.get(k, []), lo, hi)
+            busy[k] += _overlap(tr.by_kind.get(k, []), lo, hi)
         window += max(0.0, hi - lo)
-        untraced += max(0.0, hi - lo) - _union(loop_rows, lo, hi)
-        if _overlap(by_kind.get("gc", []), sent, recv) > 0:
+        untraced += max(0.0, hi - lo) - _union(tr.loop_rows, lo, hi)
+        if _overlap(tr.by_kind.get("gc", []), sent, recv) > 0:
             with_gc += 1
-        if _overlap(by_kind.get("checkpoint", []), sent, recv) > 0:
+        if _overlap(tr.by_kind.get("checkpoint", []), sent, recv) > 0:
             with_checkpoint += 1
         if len(samples) < 5:
             inside = sorted(
-                (r for r in rows if r[0] in TRACE_KINDS and r[2] > sent and r[1] < recv),
+                (r for r in tr.rows if r[0] in TRACE_KINDS and r[2] > sent and r[1] < recv),
                 key=lambda r: r[1],
             )
             samples.append(
                 {
                     "ms": lat * 1e3,
                     "game": gid,
+                    "process": tr.label,
                     "before_ms": before * 1e3,
                     "handle_ms": handle * 1e3,
                     "handle_cpu_ms": m[3] * 1e3,
@@ -1153,7 +1188,7 @@ def render_trace(t: dict[str, Any]) -> list[str]:
     )
     for s in t["samples"]:
         out.append(
-            f"  {s['ms']:.1f} ms (game {s['game']}): before {s['before_ms']:.1f}, handle "
+            f"  {s['ms']:.1f} ms (game {s['game']}{', ' + s['process'] if s.get('process') else ''}): before {s['before_ms']:.1f}, handle "
             f"{s['handle_ms']:.1f} (cpu {s['handle_cpu_ms']:.1f}), after {s['after_ms']:.1f}"
         )
         out += [f"      {line}" for line in s["spans"]]
@@ -1394,11 +1429,13 @@ def main(
                 think_ms=think_ms,
                 saturation=saturation,
                 ice_share=ice_share,
+                trace_slow=trace_slow,
             )
         except ClusterUnavailable as exc:
             console.print(f"[red]error:[/] {exc}")
             return 2
         console.print(render_cluster(r))
+        _print_trace(console, r)
         for s in r["error_samples"] + r["echo_error_samples"]:
             console.print(f"[red]error:[/] {s}")
         return 1 if r["errors"] or r["echo_errors"] or r["lost_actions"] else 0
@@ -1418,10 +1455,7 @@ def main(
         trace_slow=trace_slow,
     )
     console.print(render(r))
-    if trace_slow:
-        t = r["slow_trace"]
-        for line in ["the server's trace is missing"] if t.get("missing") else render_trace(t):
-            console.print(line, markup=False, highlight=False)
+    _print_trace(console, r)
     for label, samples in (("server", r["error_samples"]), ("echo", r["echo_error_samples"])):
         for s in samples:
             console.print(f"[red]{label} error:[/] {s}")
@@ -1430,6 +1464,15 @@ def main(
     if r["unexpected_actions"]:
         console.print(f"[yellow]{r['unexpected_actions']} stored actions never acknowledged[/]")
     return 1 if r["errors"] or r["echo_errors"] or r["lost_actions"] else 0
+
+
+def _print_trace(console: Console, r: dict[str, Any]) -> None:
+    """``--trace-slow``: what the server(s) did during the slowest round trips."""
+    t = r.get("slow_trace")
+    if t is None:
+        return
+    for line in ["the server's trace is missing"] if t.get("missing") else render_trace(t):
+        console.print(line, markup=False, highlight=False)
 
 
 def _cli(argv: list[str] | None = None) -> int:

@@ -24,6 +24,7 @@ import time
 import zlib
 from collections.abc import Iterable
 
+from erebus.server import trace
 from erebus.server.base import ServiceBase
 from erebus.server.cluster import CHECK_TICKS, TICK_S, wait_ended
 from erebus.server.settings import Settings
@@ -185,7 +186,10 @@ class Replicas(ServiceBase):
     async def _catch_up_locked(self, live: LiveGame) -> bool:
         """Under ``live.lock``: apply the rows stored after ``live.version`` (and a new
         rematch); push and re-arm if anything changed.  True if it did."""
+        t = trace.now() if trace.TRACER else None
         rows, rematch = await asyncio.to_thread(self.storage.log_since, live.id, live.version)
+        if trace.TRACER and t:  # the read's wall time (a thread's wait included)
+            trace.TRACER.add("catchup", *t, live.id, f"v{live.version} +{len(rows)}")
         changed = False
         if rows:
             try:
