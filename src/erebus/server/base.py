@@ -22,10 +22,10 @@ from typing import Any, TypeVar
 from erebus.server import trace
 from erebus.server.cluster import Cluster
 from erebus.server.errors import ApiError
-from erebus.server.pgwrites import AsyncLogWriter
+from erebus.server.pglog import AsyncLog
 from erebus.server.residency import Residency
 from erebus.server.settings import Settings
-from erebus.server.storage import StaleVersion, Storage
+from erebus.server.storage import LogEntry, StaleVersion, Storage
 from erebus.server.table import LiveGame
 
 T = TypeVar("T")
@@ -58,11 +58,11 @@ class ServiceBase(ABC):
         self._writer: ThreadPoolExecutor | None = None
         if not storage.inline_writes:
             self._writer = ThreadPoolExecutor(WRITER_THREADS, thread_name_prefix="erebus-db")
-        # PostgreSQL: the log's commits awaited on the loop (erebus.server.pgwrites),
+        # PostgreSQL: the log's commits and catch-ups awaited on the loop (erebus.server.pglog),
         # once :meth:`open_writes` ran in the server's loop; the threads otherwise.
-        self._log_writer: AsyncLogWriter | None = None
+        self._log_writer: AsyncLog | None = None
         if storage.engine.dialect.name == "postgresql" and _has_async_pool():
-            self._log_writer = AsyncLogWriter(storage.url)
+            self._log_writer = AsyncLog(storage.url)
 
     async def open_writes(self) -> None:
         """Open the log writer's connections in the running loop (the app's start-up)."""
@@ -81,6 +81,13 @@ class ServiceBase(ABC):
             await self._log_writer.close()
         if self._writer is not None:
             await asyncio.to_thread(self._writer.shutdown, True)
+
+    async def _log_since(self, game_id: str, index: int) -> tuple[list[LogEntry], str | None]:
+        """The log rows from ``index`` on and the game's rematch (a cluster's catch-up)."""
+        w = self._log_writer
+        if w is not None and w.usable():
+            return await w.log_since(game_id, index)
+        return await asyncio.to_thread(self.storage.log_since, game_id, index)
 
     async def _store_rows(
         self, game_id: str, index: int, rows: list[tuple[int, Any, str, int | None]], over: bool

@@ -187,8 +187,8 @@ class Replicas(ServiceBase):
         """Under ``live.lock``: apply the rows stored after ``live.version`` (and a new
         rematch); push and re-arm if anything changed.  True if it did."""
         t = trace.now() if trace.TRACER else None
-        rows, rematch = await asyncio.to_thread(self.storage.log_since, live.id, live.version)
-        if trace.TRACER and t:  # the read's wall time (a thread's wait included)
+        rows, rematch = await self._log_since(live.id, live.version)
+        if trace.TRACER and t:  # the read's wall time, its waits included
             trace.TRACER.add("catchup", *t, live.id, f"v{live.version} +{len(rows)}")
         changed = False
         if rows:

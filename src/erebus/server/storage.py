@@ -75,7 +75,7 @@ WAL_AUTOCHECKPOINT = 10_000  # pages: SQLite's own checkpoint, only if ours fall
 # a cluster's process open ~2,200 sessions for ~119k commits); more wait for one.
 PG_POOL = 16
 # Of those, opened at start-up (reads and the threads' writes; the log's commits have
-# their own connections, erebus.server.pgwrites): a cluster's processes and the
+# their own connections, erebus.server.pglog): a cluster's processes and the
 # tests' servers share PostgreSQL's 100 connections.
 PG_FILL = 6
 PG_IDLE_PING_S = 30.0  # a connection idle this long is checked before use
@@ -362,14 +362,18 @@ def upgrade(engine: Engine) -> None:
 
 
 def _action_json(game_id: str, row: Any) -> dict[str, Any]:
+    return parse_action(game_id, row.idx, row.action)
+
+
+def parse_action(game_id: str, index: int, stored: Any) -> dict[str, Any]:
     """A log row's action, parsed from its stored text (:class:`DamagedRecord` if it is
     not a JSON object)."""
     try:
-        data = json.loads(row.action) if isinstance(row.action, str | bytes) else row.action
+        data = json.loads(stored) if isinstance(stored, str | bytes) else stored
     except ValueError as exc:
-        raise DamagedRecord(game_id, row.idx, f"its JSON does not parse ({exc})") from exc
+        raise DamagedRecord(game_id, index, f"its JSON does not parse ({exc})") from exc
     if not isinstance(data, dict):
-        raise DamagedRecord(game_id, row.idx, "its JSON is not an action object")
+        raise DamagedRecord(game_id, index, "its JSON is not an action object")
     return data
 
 

@@ -1,4 +1,4 @@
-"""The PostgreSQL log writer on the event loop (erebus.server.pgwrites): what it stores
+"""The PostgreSQL log writer on the event loop (erebus.server.pglog): what it stores
 equals what the storage's own path stores, a taken index stores nothing, and the
 server uses it in its own loop (falling back to threads elsewhere)."""
 
@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from server_helpers import make_client, new_game, play
 
-from erebus.server.pgwrites import AsyncLogWriter, insert_sql, libpq_conninfo
+from erebus.server.pglog import AsyncLog, insert_sql, libpq_conninfo
 from erebus.server.storage import StaleVersion, Storage
 
 pytest.importorskip("psycopg_pool")
@@ -44,7 +44,7 @@ def test_rows_round_trip_and_a_taken_index_stores_nothing(postgres_url: str) -> 
         storage.append_action("gw1", 0, 0, {"type": "first"}, False)
 
         async def scenario() -> None:
-            w = AsyncLogWriter(postgres_url, size=2)
+            w = AsyncLog(postgres_url, size=2)
             assert not w.usable()
             await w.open()
             assert w.usable()
@@ -75,7 +75,7 @@ def test_rows_round_trip_and_a_taken_index_stores_nothing(postgres_url: str) -> 
         ]
 
         async def finish() -> None:
-            w = AsyncLogWriter(postgres_url, size=1)
+            w = AsyncLog(postgres_url, size=1)
             await w.open()
             try:
                 await w.append("gw1", 4, [(1, {"type": "end"}, "action", None)], True)
@@ -90,7 +90,7 @@ def test_rows_round_trip_and_a_taken_index_stores_nothing(postgres_url: str) -> 
 
 
 def test_not_usable_in_another_loop(postgres_url: str) -> None:
-    w = AsyncLogWriter(postgres_url, size=1)
+    w = AsyncLog(postgres_url, size=1)
 
     async def open_it() -> None:
         await w.open()
@@ -119,3 +119,32 @@ def test_the_server_commits_through_it(postgres_url: str) -> None:
         version = c.get(f"/api/games/{g['id']}").json()["version"]
     with make_client(postgres_url) as c:  # a restart reads back every committed row
         assert c.get(f"/api/games/{g['id']}").json()["version"] == version
+
+
+def test_log_since_reads_what_the_storage_reads(postgres_url: str) -> None:
+    storage = Storage(postgres_url)
+    try:
+        _new_stored_game(storage, "gr1")
+        for i in range(4):
+            storage.append_action("gr1", i, i % 2, {"type": "t", "i": i}, False)
+        storage.append_action("gr1", 4, 0, {}, False, kind="undo", undoes=3)
+
+        async def reads() -> list[Any]:
+            w = AsyncLog(postgres_url, size=1)
+            await w.open()
+            try:
+                out = [await w.log_since("gr1", i) for i in (0, 3, 5, 9)]
+                out.append([storage.log_since("gr1", i) for i in (0, 3, 5, 9)])
+                assert storage.set_rematch("gr1", "next1")
+                out.append(await w.log_since("gr1", 5))
+                out.append(await w.log_since("missing", 0))
+                return out
+            finally:
+                await w.close()
+
+        got = asyncio.run(reads())
+        assert got[:4] == got[4] and len(got[0][0]) == 5 and got[2] == ([], None)
+        assert got[5] == ([], "next1") == storage.log_since("gr1", 5)
+        assert got[6] == ([], None) == storage.log_since("missing", 0)
+    finally:
+        storage.close()
