@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from server_helpers import make_client, new_game, play
 
-from erebus.server.pglog import AsyncLog, insert_sql, libpq_conninfo
+from erebus.server.pglog import AsyncLog, Pending, insert_sql, libpq_conninfo
 from erebus.server.storage import StaleVersion, Storage
 
 pytest.importorskip("psycopg_pool")
@@ -25,12 +25,17 @@ def test_conninfo_keeps_host_credentials_and_options() -> None:
 
 def test_one_statement_and_the_end_only_with_the_rows() -> None:
     rows: list[Any] = [(0, {"type": "pass"}, "action", None), (1, {"type": "x"}, "bot", None)]
-    sql, params = insert_sql("g1", 4, rows, over=False)
+    sql, params = insert_sql([Pending("g1", 4, rows, False)])
     assert sql.count("INSERT") == 1 and "UPDATE" not in sql and len(params) == 14
     assert params[1] == 4 and params[8] == 5  # consecutive indices
-    sql, params = insert_sql("g1", 4, rows, over=True)
+    sql, params = insert_sql([Pending("g1", 4, rows, True)])
     assert sql.startswith("WITH ins AS (INSERT") and sql.count("UPDATE games") == 1
-    assert params[-1] == "g1"
+    assert params[-1] == ["g1"]
+    # A group commit: several games' rows in one statement, the ended ones marked.
+    batch = [Pending("g1", 4, rows, True), Pending("g2", 0, rows[:1], False)]
+    sql, params = insert_sql([*batch, Pending("g3", 9, rows[1:], True)])
+    assert sql.count("INSERT") == 1 and len(params) == 4 * 7 + 1
+    assert params[-1] == ["g1", "g3"] and params[14] == "g2" and params[21:23] == ["g3", 9]
 
 
 def _new_stored_game(storage: Storage, gid: str) -> None:
@@ -146,5 +151,86 @@ def test_log_since_reads_what_the_storage_reads(postgres_url: str) -> None:
         assert got[:4] == got[4] and len(got[0][0]) == 5 and got[2] == ([], None)
         assert got[5] == ([], "next1") == storage.log_since("gr1", 5)
         assert got[6] == ([], None) == storage.log_since("missing", 0)
+    finally:
+        storage.close()
+
+
+def test_group_commit_stores_all_and_only_the_loser_fails(postgres_url: str) -> None:
+    storage = Storage(postgres_url)
+    try:
+        for g in range(30):
+            _new_stored_game(storage, f"gg{g}")
+        storage.append_action("gg7", 0, 0, {"type": "taken"}, False)  # gg7's 0 is taken
+
+        async def storm() -> tuple[list[Any], int]:
+            w = AsyncLog(postgres_url, size=2)
+            await w.open()
+            statements = 0
+            execute = w._execute
+
+            async def counted(batch: list[Pending]) -> None:
+                nonlocal statements
+                statements += 1
+                await execute(batch)
+
+            w._execute = counted  # type: ignore[method-assign]
+            try:
+                results = await asyncio.gather(
+                    *(
+                        w.append(
+                            f"gg{g}", 0, [(0, {"type": "first", "g": g}, "action", None)], g == 3
+                        )
+                        for g in range(30)
+                    ),
+                    return_exceptions=True,
+                )
+                return list(results), statements
+            finally:
+                await w.close()
+
+        results, statements = asyncio.run(storm())
+        assert [i for i, r in enumerate(results) if r is not None] == [7]
+        assert isinstance(results[7], StaleVersion)
+        # Two went at once; the other 28 waited together (a batch, then its retry
+        # one by one after gg7's conflict, and whatever came after).
+        assert statements < 30 + 28
+        for g in range(30):
+            rec = storage.load_game(f"gg{g}")
+            assert rec is not None and len(rec.log) == 1
+            want = {"type": "taken"} if g == 7 else {"type": "first", "g": g}
+            assert rec.log[0].action == want
+            assert rec.status == ("over" if g == 3 else "active")
+    finally:
+        storage.close()
+
+
+def test_group_commit_without_a_loser_is_one_statement(postgres_url: str) -> None:
+    storage = Storage(postgres_url)
+    try:
+        for g in range(20):
+            _new_stored_game(storage, f"gh{g}")
+
+        async def storm() -> int:
+            w = AsyncLog(postgres_url, size=1)
+            await w.open()
+            sizes: list[int] = []
+            execute = w._execute
+
+            async def counted(batch: list[Pending]) -> None:
+                sizes.append(len(batch))
+                await execute(batch)
+
+            w._execute = counted  # type: ignore[method-assign]
+            try:
+                await asyncio.gather(
+                    *(w.append(f"gh{g}", 0, [(1, {"g": g}, "bot", None)], False) for g in range(20))
+                )
+            finally:
+                await w.close()
+            assert sum(sizes) == 20
+            return len(sizes)
+
+        assert asyncio.run(storm()) == 2  # the first alone, then the 19 that waited
+        assert all(len(storage.load_game(f"gh{g}").log) == 1 for g in range(20))  # type: ignore[union-attr]
     finally:
         storage.close()

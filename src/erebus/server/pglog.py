@@ -26,8 +26,10 @@ storage opens this writer); the SQLite default never loads it.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -36,6 +38,7 @@ from sqlalchemy.engine import make_url
 from erebus.server.storage import LogEntry, StaleVersion, parse_action
 
 POOL_SIZE = 8  # connections: commits that may wait for PostgreSQL's flush at once
+MAX_BATCH = 64  # commits stored by one statement at most (group commit)
 IDLE_CHECK_S = 30.0  # a connection idle this long is checked before use (a restart)
 OPEN_TIMEOUT_S = 10.0
 
@@ -58,28 +61,48 @@ def libpq_conninfo(sqlalchemy_url: str) -> str:
     return url.render_as_string(hide_password=False)
 
 
-def insert_sql(
-    game_id: str, index: int, rows: Sequence[Row], over: bool, now: datetime | None = None
-) -> tuple[str, list[Any]]:
-    """The one statement that stores ``rows`` as log rows ``index``, ``index + 1``, …
-    (and, when ``over``, marks the game over), with its parameters."""
+@dataclass
+class Pending:
+    """One commit asked for: ``rows`` as log rows ``index``… of ``game_id``."""
+
+    game_id: str
+    index: int
+    rows: Sequence[Row]
+    over: bool
+    done: asyncio.Future[None] | None = None
+
+
+def insert_sql(batch: Sequence[Pending], now: datetime | None = None) -> tuple[str, list[Any]]:
+    """The one statement that stores every commit of ``batch`` (and marks the games
+    that end over), with its parameters: all of it or, on a taken index, none."""
     from psycopg.types.json import Json
 
     when = now or datetime.now(UTC)
     values: list[str] = []
     params: list[Any] = []
-    for i, (seat, action, kind, undoes) in enumerate(rows):
-        values.append("(%s, %s, %s, %s, %s, %s, %s)")
-        params += [game_id, index + i, seat, Json(action), kind, undoes, when]
+    for p in batch:
+        for i, (seat, action, kind, undoes) in enumerate(p.rows):
+            values.append("(%s, %s, %s, %s, %s, %s, %s)")
+            params += [p.game_id, p.index + i, seat, Json(action), kind, undoes, when]
     insert = (
         'INSERT INTO actions (game_id, "index", seat, action, kind, undoes, created) '
         f"VALUES {', '.join(values)}"
     )
+    over = [p.game_id for p in batch if p.over]
     if not over:
         return insert, params
     # The UPDATE runs only if the INSERT stored its rows: a conflict aborts both.
-    sql = f"WITH ins AS ({insert} RETURNING 1) UPDATE games SET status = 'over' WHERE id = %s"
-    return sql, [*params, game_id]
+    sql = f"WITH ins AS ({insert} RETURNING 1) UPDATE games SET status = 'over' WHERE id = ANY(%s)"
+    return sql, [*params, over]
+
+
+def _settle(p: Pending, exc: BaseException | None) -> None:
+    if p.done is None or p.done.done():  # its caller gave up (cancelled)
+        return
+    if exc is None:
+        p.done.set_result(None)
+    else:
+        p.done.set_exception(exc)
 
 
 class AsyncLog:
@@ -95,6 +118,9 @@ class AsyncLog:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._last_used: dict[int, float] = {}
         self._errors: Any = None
+        self._pending: list[Pending] = []  # commits waiting for a connection
+        self._busy = 0  # flushers running (at most one per connection)
+        self._flushers: set[asyncio.Task[None]] = set()
 
     async def open(self) -> None:
         """Open the pool's connections now (a first move of many games at once would
@@ -137,13 +163,81 @@ class AsyncLog:
         await conn.execute("SELECT 1")
 
     async def append(self, game_id: str, index: int, rows: Sequence[Row], over: bool) -> None:
-        """Commit ``rows`` as log rows ``index``…; :class:`StaleVersion` if one is taken."""
-        sql, params = insert_sql(game_id, index, rows, over)
+        """Commit ``rows`` as log rows ``index``…; :class:`StaleVersion` if one is taken.
+
+        A free connection commits at once.  Group commit: while every connection is
+        busy, the commits asked for meanwhile wait together and the next free one
+        stores them in ONE statement (one round trip, one flush to disk for all; the
+        first moves of hundreds of games at once otherwise queue for ~1 s).  If one
+        of them lost its race the statement stores nothing and each is committed
+        alone, so only the loser fails."""
+        assert self._loop is not None, "open() first"
+        p = Pending(game_id, index, rows, over)
+        if self._busy < self._size and not self._pending:
+            self._busy += 1
+            try:
+                await self._commit_alone(p)
+            finally:
+                self._busy -= 1
+                self._kick()
+            return
+        p.done = self._loop.create_future()
+        self._pending.append(p)
+        self._kick()
+        await p.done
+
+    def _kick(self) -> None:
+        """A flusher for the waiting commits, if a connection is free."""
+        if self._pending and self._busy < self._size and self._loop is not None:
+            self._busy += 1
+            task = self._loop.create_task(self._flush())
+            self._flushers.add(task)
+            task.add_done_callback(self._flushers.discard)
+
+    async def _flush(self) -> None:
+        """Commit what waits, a batch at a time, until nothing does."""
+        try:
+            while self._pending:
+                batch = self._pending[:MAX_BATCH]
+                del self._pending[:MAX_BATCH]
+                await self._commit_batch(batch)
+        finally:
+            self._busy -= 1
+
+    async def _commit_alone(self, p: Pending) -> None:
+        try:
+            await self._execute([p])
+        except self._errors.IntegrityError as exc:
+            raise StaleVersion(f"action {p.index} of game {p.game_id} already exists") from exc
+
+    async def _commit_batch(self, batch: list[Pending]) -> None:
+        """Store ``batch`` and settle each commit's future (never raises for them)."""
+        if len(batch) > 1:
+            try:
+                await self._execute(batch)
+            except self._errors.IntegrityError:
+                pass  # which one lost?  Each alone below: the others are stored
+            except Exception as exc:  # the connection broke: all of them fail
+                for p in batch:
+                    _settle(p, exc)
+                return
+            else:
+                for p in batch:
+                    _settle(p, None)
+                return
+        for p in batch:
+            try:
+                await self._commit_alone(p)
+            except Exception as exc:
+                _settle(p, exc)
+            else:
+                _settle(p, None)
+
+    async def _execute(self, batch: list[Pending]) -> None:
+        sql, params = insert_sql(batch)
         async with self._pool.connection() as conn:
             try:
                 await conn.execute(sql, params)
-            except self._errors.IntegrityError as exc:
-                raise StaleVersion(f"action {index} of game {game_id} already exists") from exc
             finally:
                 self._last_used[id(conn)] = time.monotonic()
 
@@ -165,6 +259,9 @@ class AsyncLog:
         return log, rematch
 
     async def close(self) -> None:
+        for t in list(self._flushers):
+            with contextlib.suppress(BaseException):
+                await t
         if self._pool is not None:
             pool, self._pool = self._pool, None
             await pool.close()
