@@ -11,7 +11,7 @@ import pytest
 from server_helpers import make_client, new_game, play
 
 from erebus.server.pglog import AsyncLog, Pending, insert_sql, libpq_conninfo
-from erebus.server.storage import StaleVersion, Storage
+from erebus.server.storage import SeatInfo, Since, StaleVersion, Storage
 
 pytest.importorskip("psycopg_pool")
 
@@ -129,7 +129,7 @@ def test_the_server_commits_through_it(postgres_url: str) -> None:
 def test_log_since_reads_what_the_storage_reads(postgres_url: str) -> None:
     storage = Storage(postgres_url)
     try:
-        _new_stored_game(storage, "gr1")
+        storage.create_game("gr1", "northwest", 2, 7, {}, [_seat(0), _seat(1)])
         for i in range(4):
             storage.append_action("gr1", i, i % 2, {"type": "t", "i": i}, False)
         storage.append_action("gr1", 4, 0, {}, False, kind="undo", undoes=3)
@@ -141,6 +141,7 @@ def test_log_since_reads_what_the_storage_reads(postgres_url: str) -> None:
                 out = [await w.log_since("gr1", i) for i in (0, 3, 5, 9)]
                 out.append([storage.log_since("gr1", i) for i in (0, 3, 5, 9)])
                 assert storage.set_rematch("gr1", "next1")
+                storage.set_joined("gr1", 1)
                 out.append(await w.log_since("gr1", 5))
                 out.append(await w.log_since("missing", 0))
                 return out
@@ -148,11 +149,16 @@ def test_log_since_reads_what_the_storage_reads(postgres_url: str) -> None:
                 await w.close()
 
         got = asyncio.run(reads())
-        assert got[:4] == got[4] and len(got[0][0]) == 5 and got[2] == ([], None)
-        assert got[5] == ([], "next1") == storage.log_since("gr1", 5)
-        assert got[6] == ([], None) == storage.log_since("missing", 0)
+        assert got[:4] == got[4] and len(got[0].rows) == 5
+        assert got[2] == Since([], None, frozenset())
+        assert got[5] == Since([], "next1", frozenset({1})) == storage.log_since("gr1", 5)
+        assert got[6] == Since([], None, frozenset()) == storage.log_since("missing", 0)
     finally:
         storage.close()
+
+
+def _seat(seat: int) -> SeatInfo:
+    return SeatInfo(seat, "human", None, f"hash{seat}", None, False)
 
 
 def test_group_commit_stores_all_and_only_the_loser_fails(postgres_url: str) -> None:

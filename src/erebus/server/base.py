@@ -25,7 +25,7 @@ from erebus.server.errors import ApiError
 from erebus.server.pglog import AsyncLog
 from erebus.server.residency import Residency
 from erebus.server.settings import Settings
-from erebus.server.storage import LogEntry, StaleVersion, Storage
+from erebus.server.storage import Since, StaleVersion, Storage
 from erebus.server.table import LiveGame
 
 T = TypeVar("T")
@@ -82,8 +82,8 @@ class ServiceBase(ABC):
         if self._writer is not None:
             await asyncio.to_thread(self._writer.shutdown, True)
 
-    async def _log_since(self, game_id: str, index: int) -> tuple[list[LogEntry], str | None]:
-        """The log rows from ``index`` on and the game's rematch (a cluster's catch-up)."""
+    async def _log_since(self, game_id: str, index: int) -> Since:
+        """What a cluster's catch-up reads (:meth:`Storage.log_since`)."""
         w = self._log_writer
         if w is not None and w.usable():
             return await w.log_since(game_id, index)

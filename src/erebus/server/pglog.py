@@ -35,7 +35,7 @@ from typing import Any
 
 from sqlalchemy.engine import make_url
 
-from erebus.server.storage import LogEntry, StaleVersion, parse_action
+from erebus.server.storage import LogEntry, Since, StaleVersion, parse_action
 
 POOL_SIZE = 8  # connections: commits that may wait for PostgreSQL's flush at once
 MAX_BATCH = 64  # commits stored by one statement at most (group commit)
@@ -48,7 +48,8 @@ Row = tuple[int, dict[str, Any], str, "int | None"]  # seat, action, kind, undoe
 # The rows from an index on and the game's rematch, in one round trip (the game's row
 # comes back alone, its action columns NULL, when no row is newer).
 _LOG_SINCE = (
-    'SELECT a."index", a.seat, a.kind, a.action::text, a.undoes, g.rematch_id '
+    'SELECT a."index", a.seat, a.kind, a.action::text, a.undoes, g.rematch_id, '
+    "ARRAY(SELECT s.seat FROM seats s WHERE s.game_id = g.id AND s.joined) "
     'FROM games g LEFT JOIN actions a ON a.game_id = g.id AND a."index" >= %s '
     'WHERE g.id = %s ORDER BY a."index"'
 )
@@ -241,9 +242,9 @@ class AsyncLog:
             finally:
                 self._last_used[id(conn)] = time.monotonic()
 
-    async def log_since(self, game_id: str, index: int) -> tuple[list[LogEntry], str | None]:
-        """As :meth:`erebus.server.storage.Storage.log_since`: (the rows from
-        ``index`` on, the game's rematch)."""
+    async def log_since(self, game_id: str, index: int) -> Since:
+        """As :meth:`erebus.server.storage.Storage.log_since` (the rows from
+        ``index`` on, the game's rematch, its joined seats)."""
         async with self._pool.connection() as conn:
             try:
                 cur = await conn.execute(_LOG_SINCE, (index, game_id))
@@ -251,12 +252,13 @@ class AsyncLog:
             finally:
                 self._last_used[id(conn)] = time.monotonic()
         rematch = rows[0][5] if rows else None
+        joined = frozenset(int(x) for x in rows[0][6]) if rows else frozenset()
         log = [
             LogEntry(idx, seat, kind or "action", parse_action(game_id, idx, action), undoes)
-            for idx, seat, kind, action, undoes, _ in rows
+            for idx, seat, kind, action, undoes, _, _ in rows
             if idx is not None
         ]
-        return log, rematch
+        return Since(log, rematch, joined)
 
     async def close(self) -> None:
         for t in list(self._flushers):

@@ -187,10 +187,16 @@ class Replicas(ServiceBase):
         """Under ``live.lock``: apply the rows stored after ``live.version`` (and a new
         rematch); push and re-arm if anything changed.  True if it did."""
         t = trace.now() if trace.TRACER else None
-        rows, rematch = await self._log_since(live.id, live.version)
+        since = await self._log_since(live.id, live.version)
+        rows, rematch = since.rows, since.rematch
         if trace.TRACER and t:  # the read's wall time, its waits included
             trace.TRACER.add("catchup", *t, live.id, f"v{live.version} +{len(rows)}")
         changed = False
+        humans = {s.seat for s in live.record.seats if s.kind == "human"}
+        if joined := (since.joined & humans) - live.joined:
+            live.joined |= joined  # its notice was lost (it came while loading here)
+            live.notify(live.presence())
+            changed = True
         if rows:
             try:
                 if rows[0].index != live.version:

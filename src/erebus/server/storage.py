@@ -168,6 +168,17 @@ class GameRecord:
 
 
 @dataclass(frozen=True)
+class Since:
+    """What a cluster's process missed of a game (:meth:`Storage.log_since`): the log
+    rows after its version, the rematch and the seats that have joined (a notice of a
+    join can come while the game is being loaded there, and be lost)."""
+
+    rows: list[LogEntry]
+    rematch: str | None
+    joined: frozenset[int]
+
+
+@dataclass(frozen=True)
 class ChatEntry:
     """One stored chat line (revision 0003); ``seat`` None would be a spectator's;
     ``version``: the game's version when it was posted (None: before revision 0004)."""
@@ -649,9 +660,9 @@ class Storage:
             ).all()
         return {str(g): int(m) + 1 for g, m in rows if m is not None}
 
-    def log_since(self, game_id: str, index: int) -> tuple[list[LogEntry], str | None]:
-        """(the log rows from ``index`` on, the game's rematch): what a cluster's
-        process that holds the game at version ``index`` has missed."""
+    def log_since(self, game_id: str, index: int) -> Since:
+        """What a cluster's process that holds the game at version ``index`` has
+        missed: the log rows from ``index`` on, the rematch, the joined seats."""
         with self.engine.connect() as conn:
             rows = conn.execute(
                 select(
@@ -667,11 +678,15 @@ class Storage:
             rematch = conn.execute(
                 select(GameRow.rematch_id).where(GameRow.id == game_id)
             ).scalar_one_or_none()
+            joined = conn.execute(
+                select(SeatRow.seat).where(SeatRow.game_id == game_id, SeatRow.joined)
+            ).scalars()
+            seats = frozenset(int(x) for x in joined)
         log = [
             LogEntry(a.idx, a.seat, a.kind or "action", _action_json(game_id, a), a.undoes)
             for a in rows
         ]
-        return log, rematch
+        return Since(log, rematch, seats)
 
     def set_rematch(self, game_id: str, rematch_id: str) -> bool:
         """Record the rematch once; False if another one was recorded first."""
