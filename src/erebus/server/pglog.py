@@ -45,8 +45,8 @@ OPEN_TIMEOUT_S = 10.0
 Row = tuple[int, dict[str, Any], str, "int | None"]  # seat, action, kind, undoes
 
 
-# The rows from an index on and the game's rematch, in one round trip (the game's row
-# comes back alone, its action columns NULL, when no row is newer).
+# The rows from an index on, the game's rematch and its joined seats, in one round
+# trip (the game's row comes back alone, its action columns NULL, when no row is newer).
 _LOG_SINCE = (
     'SELECT a."index", a.seat, a.kind, a.action::text, a.undoes, g.rematch_id, '
     "ARRAY(SELECT s.seat FROM seats s WHERE s.game_id = g.id AND s.joined) "
