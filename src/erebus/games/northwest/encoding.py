@@ -307,6 +307,18 @@ class ActionSpace:
         i = int(i)
         if not 0 <= i < self.size:
             raise ValueError(f"action index {i} is outside 0..{self.size - 1}")
+        act = self._decode(i, state, refs)
+        # Kept for the next time (legal_indices numbers placements and moves without
+        # their objects), in the identity tables' budget.
+        if len(self._alive) >= IDENTITY_MEMO_LIMIT:
+            self._by_refs.clear()
+            self._alive.clear()
+        self._tables(refs)[1][i] = act
+        self._alive.append(act)
+        return act
+
+    def _decode(self, i: int, state: State | None, refs: tuple[int, int]) -> Action:
+        """:meth:`action` of an index in ``0..size-1``, built anew."""
         if i == 0:
             return Action("pass")
         if i == 1:
