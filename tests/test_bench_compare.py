@@ -142,3 +142,23 @@ def test_step_parts_add_up_and_put_the_engine_back() -> None:
     Console(file=out, width=250).print(bench_envs.parts_table(figures))
     assert "engine legal_actions()" in out.getvalue()
     assert figures["iceandsnow_4_part_observation_us"] > 0
+
+
+@pytest.mark.skipif(not HAVE_PETTINGZOO, reason="needs the rl extra (pettingzoo)")
+def test_step_parts_time_ice_and_snows_cached_legal_list() -> None:
+    """Through Ice and Snow's encoding reads the engine's cached legal list
+    (``_legal_list``): the engine part times that and puts it back."""
+    from erebus.games.iceandsnow.decisions import DecisionRules
+    from erebus.rl import game_env
+
+    env = game_env("iceandsnow", 2)
+    parts = bench_envs.step_parts(env, 0.05)
+    assert parts["engine_legal"] > 0 and parts["indices"] > 0
+    cls = type(env.state_)
+    assert cls._legal_list is DecisionRules._legal_list
+    assert "_legal_list" not in vars(cls)
+    from erebus.games.northwest.state import State
+
+    parts = bench_envs.step_parts(game_env("northwest", 2), 0.05)
+    assert parts["engine_legal"] > 0  # Northwest's option queries, under its indices
+    assert not {"legal_actions", "_placements", "_destinations", "_transfers"} & set(vars(State))

@@ -84,3 +84,20 @@ def test_illegal_indices_raise_and_change_nothing_mid_game() -> None:
     assert np.array_equal(after["observation"], obs["observation"])
     assert np.array_equal(after["action_mask"], obs["action_mask"])
     env.step(n - 1)
+
+
+def test_the_encoding_reads_the_cached_legal_list_without_changing_it() -> None:
+    """``legal_actions()`` hands out copies of the engine's cached list, which the
+    encoding (and ``apply``) read as it is: changing a copy changes nothing."""
+    from erebus.games.iceandsnow import new_game
+
+    st = new_game(3, 4)
+    rng = random.Random(2)
+    for _ in range(40):
+        legal = st.legal_actions()
+        assert st._legal_list() == legal and st._legal_list() is not legal
+        assert list(enc.legal_indices(st)) == list(range(len(legal)))
+        assert [enc.index_to_action(st, i) for i in range(len(legal))] == legal
+        legal.clear()
+        assert st.legal_actions() and st._legal_list() == st.legal_actions()
+        st.apply(st.legal_actions()[rng.randrange(len(st.legal_actions()))])

@@ -133,3 +133,34 @@ def test_legal_indices_by_identity_equal_by_value(monkeypatch: pytest.MonkeyPatc
         assert [space.action(i, st) for i in expected] == legal
         st.apply(_explorer(rng, legal))
     assert len(space._alive) <= 7
+
+
+@pytest.mark.parametrize(
+    ("players", "seed", "small"), [(2, 11, False), (3, 12, False), (4, 13, True)]
+)
+def test_legal_indices_from_the_engine_queries_equal_the_listed_actions(
+    players: int, seed: int, small: bool
+) -> None:
+    """:meth:`ActionSpace.legal_indices` numbers the engine's option queries without
+    the action objects; along random games (and a content with a display of 3 and a
+    tile less) it gives the indices of ``legal_actions()`` in their order."""
+    import dataclasses
+
+    content = enc.default_content()
+    if small:
+        content = dataclasses.replace(
+            content,
+            tiles=tuple(t for t in content.tiles if t.id != "L07"),
+            rules=dataclasses.replace(content.rules, display_size=3),
+        )
+    space = enc.ActionSpace(content)
+    st = new_game(players, seed, content)
+    rng = random.Random(seed)
+    checked = 0
+    while not st.is_over:
+        legal = st.legal_actions()
+        expected = [space._compute_index(a, space.refs(st)) for a in legal]
+        assert space.legal_indices(st) == expected
+        checked += 1
+        st.apply(_explorer(rng, legal))
+    assert space.legal_indices(st) == [] and checked > 50

@@ -14,13 +14,16 @@ their usual checking wrappers).
 Two rates per environment: **steps/s** of the whole loop, and **env steps/s**, the
 steps over the time spent inside ``env.last()`` and ``env.step()`` only (what the
 environment costs, engine included, without the agent's choice: ``sample`` scans the
-whole mask, 17 048 entries for Northwest Passage against 9 for tic-tac-toe).  Runs
+whole mask, 17 048 entries for Northwest Passage against 9 for tic-tac-toe — our
+environments' action spaces, :class:`erebus.rl.env.MaskedDiscrete`, do it in one pass
+where gymnasium's ``Discrete`` makes six, with the same draws).  Runs
 are interleaved (every environment once, then again, …) and the table shows medians.
 
 A second table splits one step into its parts (:func:`step_parts`): µs per step in
 ``last()``, in the agent's ``sample()`` and in ``step()`` for every environment, and,
-for ours, the time of each part inside: the engine's ``legal_actions()`` and
-``apply()``, the observation, the legal indices and mask, the index's action, and the
+for ours, the time of each part inside: the engine's legal-move generation
+(``legal_actions()``, or the methods the encoding calls instead: ``RlEncoding.legal_parts``)
+and ``apply()``, the observation, the legal indices and mask, the index's action, and the
 rest of the environment (PettingZoo's bookkeeping, the copies handed out) — each
 part's own time, without the parts it calls.
 
@@ -208,7 +211,8 @@ PARTS: tuple[tuple[str, str], ...] = (
 def _timed_parts(env: Any, acc: dict[str, float]) -> Iterator[None]:
     """Wrap the parts of one of our environments so that each adds its own time (its
     callees' time left out) to ``acc``; everything is put back on exit.  The engine's
-    two methods are wrapped on the state's class, for the duration only."""
+    methods (the encoding's ``legal_parts``, ``apply``) are wrapped on the state's class, for
+    the duration only."""
     clock = time.perf_counter
     stack: list[list[float]] = []  # per active part: [children's time]
 
@@ -230,12 +234,14 @@ def _timed_parts(env: Any, acc: dict[str, float]) -> Iterator[None]:
 
     adapter = env.adapter
     cls = type(env.state_)
-    saved = {name: cls.__dict__.get(name) for name in ("legal_actions", "apply")}
+    legal = adapter.legal_parts  # the engine's methods behind the legal indices
+    saved = {name: cls.__dict__.get(name) for name in (*legal, "apply")}
     observer = adapter.observer
     adapter.legal_indices = timed(adapter.legal_indices, "indices")
     adapter.action = timed(adapter.action, "action")
     adapter.observer = lambda: timed(observer(), "observation")
-    cls.legal_actions = timed(cls.legal_actions, "engine_legal")
+    for name in legal:
+        setattr(cls, name, timed(getattr(cls, name), "engine_legal"))
     cls.apply = timed(cls.apply, "engine_apply")
     try:
         yield

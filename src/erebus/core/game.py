@@ -93,6 +93,11 @@ class RlEncoding:
     one per ``reset()``): it may keep the blocks of the last observation whose inputs
     did not change, and returns a new array equal to ``observe(state, seat)``.
 
+    ``legal_parts``: the state's methods in which the engine makes the legal actions
+    as ``legal_indices`` calls it (``legal_actions`` by default; an encoding that
+    numbers the engine's option queries directly names those) — what ``erebus bench
+    --compare`` times as the engine's ``legal_actions()`` in its breakdown of a step.
+
     ``observation_bounds_for(players, options)`` (optional): the bounds of the games
     made with these (parsed) options, for a game whose observation length follows the
     options (Through Ice and Snow: a module or a solo scenario adds map sections,
@@ -108,6 +113,7 @@ class RlEncoding:
     legal_indices: Callable[[State], Sequence[int]] | None = None
     observer: Callable[[], Callable[[State, int], Any]] | None = None
     observation_bounds_for: Callable[[int, Mapping[str, Any]], tuple[Any, Any]] | None = None
+    legal_parts: tuple[str, ...] = ("legal_actions",)
 
 
 @dataclass(frozen=True)

@@ -46,6 +46,9 @@ may keep the blocks whose inputs did not change.  Both agree exactly with the
 from-scratch ``legal_mask`` / ``observe`` (tests check it along random games), and every
 observation and mask handed out is a new array.  An index outside the mask is refused
 before the engine sees it (the engine's reason comes from a copy of the state).
+The action spaces are :class:`MaskedDiscrete`, gymnasium's ``Discrete`` with a
+``sample(mask)`` that finds the legal indices in one pass over the mask (gymnasium's
+makes six over all 17 048 entries) and draws exactly the same numbers.
 ``erebus bench --compare`` measures env steps/s (:mod:`erebus.bench.envs`).
 """
 
@@ -77,6 +80,7 @@ class Adapter(Protocol):
     """What a game gives the environment (see the module docstring)."""
 
     size: int
+    legal_parts: tuple[str, ...]  # the engine's methods behind legal_indices (RlEncoding)
 
     def new_game(self, players: int, seed: int) -> Any: ...
     def bounds(self) -> tuple[Observation, Observation]: ...
@@ -104,6 +108,7 @@ class SpecAdapter:
             raise ValueError(f"{self.spec.name} declares no RL encoding")
         self.rl = rl
         self.size = self.rl.action_space_size()
+        self.legal_parts = rl.legal_parts
         if self.options is not None and self.rl.observation_bounds_for is not None:
             self._bounds = self.rl.observation_bounds_for(self.players, self.options)
         else:
@@ -173,6 +178,35 @@ def adapter_for(
     return SpecAdapter(spec, parsed if options is not None else None, players=players)
 
 
+class MaskedDiscrete(spaces.Discrete):
+    """gymnasium's ``Discrete`` whose ``sample(mask)`` is faster on a long mask and
+    draws exactly the same numbers: the same checks (an ``int8`` mask of shape
+    ``(n,)``, only 0s and 1s — else gymnasium's own ``sample`` raises its
+    ``AssertionError``) and the same draw over the same legal indices, found in one
+    pass over the mask's bytes where gymnasium makes six (``mask == 1``, ``mask ==
+    0``, their ``or``, ``all``, ``any``, ``where``); the draw is
+    ``legal[np_random.integers(0, len(legal))]``, which is what
+    ``np_random.choice(legal)`` computes (numpy's ``Generator.choice`` without
+    weights), without its ~7 µs of argument handling.  Without a mask, or with a
+    probability mask, it is gymnasium's ``sample``.  Tests check the draws equal
+    gymnasium's along seeded random masks."""
+
+    def sample(self, mask: Mask | None = None, probability: Mask | None = None) -> Any:
+        if (
+            mask is None
+            or probability is not None
+            or type(mask) is not np.ndarray
+            or mask.dtype != np.int8
+            or mask.shape != (self.n,)
+            or mask.view(np.uint8).max() > 1  # a negative int8 is > 1 as a byte
+        ):
+            return super().sample(mask, probability)
+        legal = np.flatnonzero(mask.view(np.bool_))
+        if legal.size:
+            return self.start + self.dtype.type(legal[self.np_random.integers(0, legal.size)])
+        return self.start
+
+
 class GameEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
     """PettingZoo AEC environment of any erebus game (see the module docstring)."""
 
@@ -210,7 +244,7 @@ class GameEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
         low, high = self.adapter.bounds()
         self.possible_agents: list[str] = [f"player_{i}" for i in range(players)]
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
-        self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
+        self.action_spaces = {a: MaskedDiscrete(n) for a in self.possible_agents}
         self.observation_spaces = {
             a: spaces.Dict(
                 {

@@ -36,9 +36,15 @@ class DecisionRules(FlowRules):
 
     def legal_actions(self) -> list[Action]:
         """Every action the current player may take, in a fixed order."""
-        if self._legal is None:
-            self._legal = self._compute_legal()
-        return list(self._legal)
+        return list(self._legal_list())
+
+    def _legal_list(self) -> list[Action]:
+        """The cached list of :meth:`legal_actions` itself, not a copy (read it, never
+        change it: clones share it)."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        return legal
 
     def _compute_legal(self) -> list[Action]:
         if self.over:
@@ -105,7 +111,7 @@ class DecisionRules(FlowRules):
             raise IllegalAction(f"not an action: {action!r}")
         if self.over:
             raise IllegalAction("the game is over")
-        legal = self.legal_actions()
+        legal = self._legal_list()
         if action not in legal:
             raise IllegalAction(self._why_illegal(action, legal))
         seat = self.current_player

@@ -353,9 +353,15 @@ def observe_fast(state: Any, seat: int) -> Observation:
     return encoder(state.content).encode_fast(state, seat)
 
 
+def _legal(state: Any) -> list[Any]:
+    """``state.legal_actions()`` without its copy: the engine's cached list (read only)."""
+    legal: list[Any] = state._legal_list()
+    return legal
+
+
 def legal_indices(state: Any) -> range:
     """The legal indices: ``0 .. len(legal_actions()) - 1``."""
-    n = len(state.legal_actions())
+    n = len(_legal(state))
     if n > MAX_ACTIONS:
         raise ValueError(f"{n} legal actions exceed the RL action space of {MAX_ACTIONS}")
     return range(n)
@@ -373,7 +379,7 @@ def legal_mask(state: Any) -> Mask:
 
 def index_to_action(state: Any, index: int) -> Any:
     """The action index ``index`` stands for in ``state`` (``ValueError`` if none)."""
-    legal = state.legal_actions()
+    legal = _legal(state)
     if not 0 <= index < len(legal):
         raise ValueError(f"action index {index} is not legal here (0..{len(legal) - 1})")
     return legal[index]

@@ -186,6 +186,8 @@ SPEC = GameSpec(
         legal_indices=_rl_legal,
         observer=_rl_observer,
         observation_bounds_for=_rl_bounds_for,
+        # the encoding and apply() read the cached list that legal_actions() copies
+        legal_parts=("legal_actions", "_legal_list"),
     ),
     terminal_ui="erebus.terminal.iceandsnow",
     web_board="iceandsnow",

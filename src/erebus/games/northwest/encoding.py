@@ -159,7 +159,15 @@ from erebus.games.northwest.content import (
     per_content,
 )
 from erebus.games.northwest.geometry import Geometry
-from erebus.games.northwest.layout import CREW_FIELDS, GREENLAND, LOST, NORTHWEST, PLAYER_BOARD
+from erebus.games.northwest.layout import (
+    ARROW_NAME,
+    CREW_FIELDS,
+    GREENLAND,
+    LOST,
+    NORTHWEST,
+    PLAYER_BOARD,
+)
+from erebus.games.northwest.legal import _TAKE
 from erebus.games.northwest.state import State, geometry_for, new_game
 
 ENCODING_VERSION = 2
@@ -240,6 +248,13 @@ class ActionSpace:
                 p += len(self.offsets[o.shape])
         self.place_per = p
         self.size = off + 2 * p
+        #: For :meth:`legal_indices`: every orientation's shape, the arrows' offsets in
+        #: a vehicle's move block, each take action's place in its vehicle's block.
+        self._orient_shape = [o.shape for o in geo.orientations]
+        self._arrow_offset = {
+            code: W * H + ARROW_DESTINATIONS.index(name) for code, name in ARROW_NAME.items()
+        }
+        self._take_at = {a: TAKE_ACTIONS.index((a.kind, a.token)) for a in _TAKE.values()}
         self._memo: dict[Action, int] = {}  # fixed indices by value (no placements)
         # Per pair of vehicle squares (``_ref_key``): id(action) -> index, and
         # index -> an action seen with it; ``_alive`` keeps those objects alive.
@@ -292,6 +307,18 @@ class ActionSpace:
         i = int(i)
         if not 0 <= i < self.size:
             raise ValueError(f"action index {i} is outside 0..{self.size - 1}")
+        act = self._decode(i, state, refs)
+        # Kept for the next time (legal_indices numbers placements and moves without
+        # their objects), in the identity tables' budget.
+        if len(self._alive) >= IDENTITY_MEMO_LIMIT:
+            self._by_refs.clear()
+            self._alive.clear()
+        self._tables(refs)[1][i] = act
+        self._alive.append(act)
+        return act
+
+    def _decode(self, i: int, state: State | None, refs: tuple[int, int]) -> Action:
+        """:meth:`action` of an index in ``0..size-1``, built anew."""
         if i == 0:
             return Action("pass")
         if i == 1:
@@ -452,6 +479,103 @@ class ActionSpace:
             return self.place_base + v * self.place_per + start + at
         raise ValueError(f"unknown action kind {k!r}")
 
+    # -- legal indices straight from the engine's queries -----------------
+
+    def legal_indices(self, st: State) -> list[int]:
+        """:meth:`indices` of ``st.legal_actions()``, in the same order, computed from
+        the engine's own option queries (the placements, destinations and transfers
+        of :class:`~erebus.games.northwest.position.Position`) without building or
+        looking up the placement and move actions — the RL environment's hook, once a
+        step.  It follows :meth:`LegalActions.legal_actions
+        <erebus.games.northwest.legal.LegalActions.legal_actions>` step for step
+        (tests check both agree along random games); anything it cannot number the
+        quick way (a state of another content, a display longer than the index space's)
+        goes through :meth:`indices`, which raises the same errors."""
+        if st.over:
+            return []
+        if st._geo is not self._geo or len(st.disp) > self.display_size:
+            return self.indices(st.legal_actions(), st)
+        if st.round == 0:
+            return list(range(self.draft_base, self.draft_base + len(st.disp)))
+        if st.pending >= 0:
+            return self._draw_indices(st, st.pending)
+        seat = st.current
+        assert seat is not None
+        rules = self._geo.content.rules
+        costs = rules.action_costs
+        extra = rules.further_action_surcharge if st.acted else 0
+        c_draw, c_refresh = costs["draw"] + extra, costs["refresh"] + extra
+        c_place, c_move = costs["place"] + extra, costs["move"] + extra
+        c_transfer = costs["transfer"] + extra
+        b = CREW_FIELDS * seat
+        refs = self.refs(st)
+        out: list[int] = []
+        placements_at: dict[int, list[tuple[int, int, int]]] = {}
+        for v in (0, 1):
+            avail = st.crews[b + 2 * v]
+            loc = st.loc[2 * seat + v]
+            if avail >= c_draw:
+                out += self._draw_indices(st, v)
+            if avail >= c_refresh and st._refresh_possible():
+                out.append(self.refresh_base + v)
+            if avail >= c_place:
+                pl = placements_at.get(loc)
+                if pl is None:
+                    pl = placements_at[loc] = st._placements(loc)
+                if pl:
+                    placed = self._place_indices(pl, v, refs[v])
+                    if placed is None:
+                        return self.indices(st.legal_actions(), st)
+                    out += placed
+            if avail >= c_move:
+                base = self.move_base + v * self.move_per
+                W, S = self.W, self._geo.S
+                for dest in st._destinations(v, loc):
+                    if dest >= 0:
+                        a = st.tile_anchor[dest]
+                        out.append(base + (a // S) * W + a % S)
+                    else:
+                        out.append(base + self._arrow_offset[dest])
+            if avail >= c_transfer:
+                transfers = st._transfers(seat, v)
+                if transfers:
+                    out += self.indices(transfers, st)
+            kind, _ = st._token_on(loc)
+            if kind:
+                take = _TAKE[(VEHICLES[v], TOKEN_KINDS[kind - 1])]
+                if avail >= costs[take.kind] + extra:
+                    out.append(self.take_base + v * len(TAKE_ACTIONS) + self._take_at[take])
+        if st.acted:
+            out.append(1)  # end_turn
+        out.append(0)  # pass
+        return out
+
+    def _draw_indices(self, st: State, v: int) -> list[int]:
+        """The draws of vehicle ``v`` (:meth:`LegalActions._draws`): display, then piles."""
+        d = self.draw_display_base + v * self.display_size
+        p = self.draw_pile_base + v * N_PILES
+        counts = st.pile_counts
+        return [*range(d, d + len(st.disp)), *(p + c for c in range(N_PILES) if counts[c])]
+
+    def _place_indices(
+        self, placements: list[tuple[int, int, int]], v: int, ref: int
+    ) -> list[int] | None:
+        """The indices of the placements (tile, orientation, anchor) of vehicle ``v``
+        standing on square ``ref``; None if one has none (then :meth:`indices` says
+        why)."""
+        if ref < 0:
+            return None
+        base = self.place_base + v * self.place_per
+        starts, shapes, offset_at = self._orient_start, self._orient_shape, self._offset_at
+        out: list[int] = []
+        for _t, oi, anchor in placements:
+            start = starts.get(oi)
+            at = offset_at[shapes[oi]].get(anchor - ref) if start is not None else None
+            if at is None:
+                return None
+            out.append(base + start + at)  # type: ignore[operator]
+        return out
+
     # -- masks ------------------------------------------------------------
 
     def mask(self, state: State) -> Mask:
@@ -536,8 +660,9 @@ def index_to_action(i: int, at: State | Content | None = None) -> Action:
 
 
 def legal_indices(state: State) -> list[int]:
-    """Indices of ``state.legal_actions()``, in the engine's order."""
-    return action_space(state.content).indices(state.legal_actions(), state)
+    """Indices of ``state.legal_actions()``, in the engine's order (computed from the
+    engine's option queries: :meth:`ActionSpace.legal_indices`)."""
+    return action_space(state.content).legal_indices(state)
 
 
 def legal_mask(state: State) -> Mask:
@@ -929,6 +1054,7 @@ def rl_for(players: int, setup: Mapping[str, Any]) -> RlEncoding:
         new_game=start,
         legal_indices=legal_indices,
         observer=lambda: _observer(content),
+        legal_parts=("legal_actions", "_placements", "_destinations", "_transfers"),
     )
 
 

@@ -6,12 +6,17 @@ touch).  An RL environment asks for one observation per step of the
 *same* game, and most of the vector does not change between steps: the board's
 terrain, tiles and joins change only when a tile is placed (``state.occ`` grows),
 the frozen rows only with the sun, the tokens only when one is placed or taken.
-:class:`Observer` keeps those blocks in a template, recomputes one only when
-what it is made of changed, and writes the small per-step part (seats,
-reserves, vehicles, globals, display) into a copy of the template — the same
-vector, bit for bit (``tests/northwest/test_rl_incremental.py`` checks it along
-random games), at about a quarter of the cost (68 µs against 260 µs on a
-mid-game 4-player state, on a loaded machine).
+:class:`Observer` keeps the last observation as a template, recomputes a board
+block only when what it is made of changed (a tile's placement rebuilds the
+terrain in a few numpy calls), and of the per-step part writes only what differs
+from the template: each seat's row is built as a list (its own key), and written —
+one numpy call, the list's cast — only into a slot that showed another row; each
+seat's reserve row is built once per change of its reserve; a vehicle plane is
+written only when the slot's vehicle stands on another tile; the globals and the
+display only when they changed.  Numpy's per-call cost is most of the work here,
+so the fewer calls the better.  The result is the same vector, bit for bit
+(``tests/northwest/test_rl_incremental.py`` checks it along random games, every
+seat observing), returned as a copy of the template.
 
 One observer follows one game at a time: it notices a different state object
 and starts over, and the environment makes a new one at every ``reset()``.
@@ -76,6 +81,16 @@ class Observer:
         self._large = [bool(x) for x in enc.large]
         self._vehicle_base = len(SQUARE_PLANES_FIXED)
         self._frozen_planes: dict[int, Observation] = {}
+        # _update_board's gathers: land bits then sea bits, 8 bits a byte each.
+        self._nbytes = nb = (enc.nbits + 7) // 8
+        bit_rows = 8 * nb
+        self._corner_index = np.stack(
+            [idx + bit_rows * terrain for idx in enc.corners for terrain in (0, 1)]
+        )
+        self._vertex_index = np.stack([enc.vx, enc.vx + bit_rows])
+        self._kinds = np.arange(1, len(TOKEN_KINDS) + 1).reshape(-1, 1, 1)
+        self._east = enc.sq + 1
+        self._south = enc.sq + geo.S
         self._template = np.zeros(enc.size, dtype=np.float32)
         planes = self._planes(self._template)
         planes[11] = enc.zone
@@ -83,6 +98,7 @@ class Observer:
         self._vplanes(self._template)[2] = enc.border
         self._state: State | None = None
         self._board_key: tuple[int, int, int] | None = None
+        self._disp: list[int] | None = None
         self._sun = -1
         self._tokens: list[int] = []
         self._tiles = np.zeros(0, dtype=np.int64)
@@ -99,23 +115,26 @@ class Observer:
     # -- the blocks that change rarely -------------------------------------------------
 
     def _update_board(self, st: State) -> None:
-        """Occupancy, terrain corners, joins and vertex terrain (they change with a tile)."""
-        enc, geo = self.enc, self._geo
+        """Occupancy, terrain corners, joins and vertex terrain (they change with a tile),
+        in a few numpy calls: the land and sea bits unpacked together, the eight corner
+        planes and the two vertex planes each gathered with one index."""
+        enc = self.enc
         planes = self._planes(self._template)
         sq_tile = np.asarray(st.sq_tile, dtype=np.int64)
         tiles = sq_tile[enc.sq]
-        planes[0] = tiles >= 0
-        planes[1] = tiles >= geo.n_tiles
-        land = _bits(st.land, enc.nbits)
-        sea = _bits(st.sea, enc.nbits)
-        for c, idx in enumerate(enc.corners):
-            planes[2 + 2 * c] = land[idx]
-            planes[3 + 2 * c] = sea[idx]
-        planes[16] = (tiles >= 0) & (sq_tile[enc.sq + 1] == tiles)
-        planes[17] = (tiles >= 0) & (sq_tile[enc.sq + geo.S] == tiles)
-        vplanes = self._vplanes(self._template)
-        vplanes[0] = land[enc.vx]
-        vplanes[1] = sea[enc.vx]
+        occupied = tiles >= 0
+        planes[0] = occupied
+        planes[1] = tiles >= self._geo.n_tiles
+        nbytes = self._nbytes
+        keep = (1 << (8 * nbytes)) - 1
+        raw = (st.land & keep).to_bytes(nbytes, "little") + (st.sea & keep).to_bytes(
+            nbytes, "little"
+        )
+        terrain = np.unpackbits(np.frombuffer(raw, dtype=np.uint8), bitorder="little")
+        planes[2:10] = terrain[self._corner_index]  # land, sea per corner NW NE SE SW
+        planes[16] = occupied & (sq_tile[self._east] == tiles)
+        planes[17] = occupied & (sq_tile[self._south] == tiles)
+        self._vplanes(self._template)[0:2] = terrain[self._vertex_index]
         self._tiles = tiles.reshape(-1)
         self._tile_planes = {}
 
@@ -130,8 +149,7 @@ class Observer:
     def _update_tokens(self, st: State) -> None:
         planes = self._planes(self._template)
         toks = np.asarray(st.board_tokens, dtype=np.int64)[self.enc.sq]
-        for k in range(len(TOKEN_KINDS)):
-            planes[12 + k] = toks == k + 1
+        planes[12 : 12 + len(TOKEN_KINDS)] = toks == self._kinds  # one plane per kind
         self._tokens = st.board_tokens[:]
 
     def _tile_plane(self, tile: int) -> Observation:
@@ -148,41 +166,72 @@ class Observer:
             raise ValueError(f"no seat {seat!r} in a {st.n}-player game")
         seat = int(seat)
         if st is not self._state:
-            self._state = st
-            self._board_key = None
-            self._sun = -1
-            self._tokens = []
+            self._start(st)
         key = (st.occ, st.land, st.sea)
         if key != self._board_key:
             self._update_board(st)
             self._board_key = key
-            self._tokens = []  # a placed tile may carry a token
         if st.sun != self._sun:
             self._update_sun(st.sun)
         if st.board_tokens != self._tokens:
             self._update_tokens(st)
-        out = self._template.copy()
-        n = st.n
-        self._write_seats(st, seat, out)
-        self._write_globals(st, n, out)
-        d0, T = self._display, self._T
-        for i, t in enumerate(st.disp[: self._display_slots]):
-            out[d0 + i * T + t] = 1
-        return out
+        t = self._template
+        self._write_seats(st, seat, t)
+        self._write_globals(st, st.n, t)
+        disp = st.disp
+        if disp != self._disp:
+            d0, T = self._display, self._T
+            t[d0 : d0 + self._display_slots * T] = 0
+            for i, tile in enumerate(disp[: self._display_slots]):
+                t[d0 + i * T + tile] = 1
+            self._disp = disp[:]
+        return t.copy()
+
+    def _start(self, st: State) -> None:
+        """Start over for another game: the template keeps the fixed planes only."""
+        self._state = st
+        self._board_key = None
+        self._sun = -1
+        self._tokens = []
+        t = self._template
+        t[self._seats :] = 0  # seats, reserves, globals, display
+        vb = self._sqb.offset + self._vehicle_base * self._plane
+        t[vb : self._sqb.end] = 0  # the vehicle planes
+        M = self.enc.max_seats
+        self._rows: dict[int, list[Any]] = {}
+        self._slot_rows: list[Any] = [None] * M
+        self._res: dict[int, tuple[list[int], Observation, int]] = {}
+        self._slot_res: list[Any] = [None] * M
+        self._slot_planes: list[Any] = [None] * (2 * M)
+        self._globals_list: list[Any] = []
+        self._disp = None
+
+    def _reserve(self, st: State, s: int) -> tuple[list[int], Observation, int]:
+        """Seat ``s``'s reserve: (its tiles, the row of 1s, the large tiles' count),
+        kept until the reserve changes."""
+        res = st.reserves[s]
+        kept = self._res.get(s)
+        if kept is None or kept[0] != res:
+            row = np.zeros(self._T, dtype=np.float32)
+            if res:
+                row[res] = 1
+            large = self._large
+            kept = self._res[s] = (res[:], row, sum([large[t] for t in res]))
+        return kept
 
     def _write_seats(self, st: State, seat: int, out: Observation) -> None:
-        """The seat rows, reserves and vehicle planes, slot ``k`` = seat ``seat + k``
-        (one list and one index array written at once: numpy's per-call cost is
-        most of the work here)."""
+        """The seat rows, reserves and vehicle planes, slot ``k`` = seat ``seat + k``;
+        each seat's row and reserve are built once per change and written to a slot
+        only when that slot shows something else."""
         n = st.n
         order = st.order
         current = st.current_player
         plane, T = self._plane, self._T
         sq0 = self._sqb.offset + self._vehicle_base * plane
         r0 = self._reserves
-        large = self._large
-        rows: list[Any] = []
-        held: list[int] = []
+        o = self._seats
+        slot_rows, slot_res, slot_planes = self._slot_rows, self._slot_res, self._slot_planes
+        rows = self._rows
         for k in range(min(n, self.enc.max_seats)):
             s = (seat + k) % n
             b = CREW_FIELDS * s
@@ -206,24 +255,30 @@ class Observer:
                 loc = st.loc[2 * s + v]
                 if loc >= 0:
                     row[_ON_BOARD[v]] = 1
-                    p = sq0 + (2 * k + v) * plane
-                    out[p : p + plane] = self._tile_plane(loc)
+                    tile_plane = self._tile_plane(loc)
                 else:
+                    tile_plane = None
                     f = _LOC_FEATURE[v].get(loc)
                     if f is not None:
                         row[f] = 1
-            res = st.reserves[s]
-            if res:
-                base = r0 + k * T
-                held += [base + t for t in res]
-                n_large = sum([large[t] for t in res])
-                row[-2] = n_large
-                row[-1] = len(res) - n_large
-            rows += row
-        o = self._seats
-        out[o : o + len(rows)] = np.array(rows, dtype=np.float32)
-        if held:
-            out[np.array(held, dtype=np.intp)] = 1
+                if slot_planes[2 * k + v] is not tile_plane:
+                    p = sq0 + (2 * k + v) * plane
+                    out[p : p + plane] = 0 if tile_plane is None else tile_plane
+                    slot_planes[2 * k + v] = tile_plane
+            res = self._reserve(st, s)
+            if slot_res[k] is not res:
+                out[r0 + k * T : r0 + (k + 1) * T] = res[1]
+                slot_res[k] = res
+            if res[0]:
+                row[-2] = res[2]
+                row[-1] = len(res[0]) - res[2]
+            kept = rows.get(s)
+            if kept is None or kept != row:
+                kept = rows[s] = row
+            if slot_rows[k] is not kept:
+                p = o + k * _N_FEATURES
+                out[p : p + _N_FEATURES] = kept  # one numpy call: the list's cast
+                slot_rows[k] = kept
 
     def _write_globals(self, st: State, n: int, out: Observation) -> None:
         geo = self._geo
@@ -246,8 +301,10 @@ class Observer:
             len(st.gl_left),
             st.gl_left[0] if st.gl_left else 0,
         ]
-        o = self._globals
-        out[o : o + len(g)] = np.array(g, dtype=np.float32)
+        if g != self._globals_list:
+            o = self._globals
+            out[o : o + len(g)] = g
+            self._globals_list = g
 
 
 def observer(encoder: ObservationEncoder) -> Observer:

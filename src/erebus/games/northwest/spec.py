@@ -166,6 +166,10 @@ def _rl_for(players: int, setup: Mapping[str, Any]) -> RlEncoding:
     return encoding.rl_for(players, setup)
 
 
+#: Where the RL encoding's legal indices spend the engine's time: it numbers the
+#: option queries of ``Position`` directly (``encoding.ActionSpace.legal_indices``).
+LEGAL_PARTS = ("legal_actions", "_placements", "_destinations", "_transfers")
+
 RL = RlEncoding(
     action_space_size=_rl_size,
     observation_bounds=_rl_bounds,
@@ -175,6 +179,7 @@ RL = RlEncoding(
     action_index=_rl_index,
     legal_indices=_rl_legal,
     observer=_rl_observer,
+    legal_parts=LEGAL_PARTS,
 )
 
 
