@@ -82,10 +82,14 @@ class ServiceBase(ABC):
         if self._writer is not None:
             await asyncio.to_thread(self._writer.shutdown, True)
 
+    def _async_log(self) -> AsyncLog | None:
+        """The log's connections on this loop, if open here (else: the threads)."""
+        w = self._log_writer
+        return w if w is not None and w.usable() else None
+
     async def _log_since(self, game_id: str, index: int) -> Since:
         """What a cluster's catch-up reads (:meth:`Storage.log_since`)."""
-        w = self._log_writer
-        if w is not None and w.usable():
+        if w := self._async_log():
             return await w.log_since(game_id, index)
         return await asyncio.to_thread(self.storage.log_since, game_id, index)
 
@@ -93,8 +97,7 @@ class ServiceBase(ABC):
         self, game_id: str, index: int, rows: list[tuple[int, Any, str, int | None]], over: bool
     ) -> None:
         """Commit log rows ``index``… of a game (:class:`StaleVersion` if taken)."""
-        w = self._log_writer
-        if w is not None and w.usable():
+        if w := self._async_log():
             await w.append(game_id, index, rows, over)
         else:
             await self._write(self.storage.append_actions, game_id, index, rows, over)

@@ -108,14 +108,20 @@ class Replicas(ServiceBase):
             return
         if kind == "presence":
             joined = data.get("joined")
-            if isinstance(joined, list):
-                humans = {s.seat for s in live.record.seats if s.kind == "human"}
-                new = {s for s in joined if isinstance(s, int) and s in humans} - live.joined
-                if new:
-                    live.joined |= new
-                    live.notify(live.presence())
-                    self._rearm(live)
+            if isinstance(joined, list) and self._merge_joined(live, joined):
+                self._rearm(live)
         self._schedule(game_id, kind)
+
+    @staticmethod
+    def _merge_joined(live: LiveGame, seats: Iterable[object]) -> bool:
+        """Take the human seats another process saw join; True if any was new here
+        (the players are told)."""
+        humans = {s.seat for s in live.record.seats if s.kind == "human"}
+        new = {s for s in seats if isinstance(s, int) and s in humans} - live.joined
+        if new:
+            live.joined |= new
+            live.notify(live.presence())
+        return bool(new)
 
     def _unused_here(self, live: LiveGame) -> bool:
         """No socket of this process watches ``live``, no bot of it plays here, and
@@ -191,12 +197,8 @@ class Replicas(ServiceBase):
         rows, rematch = since.rows, since.rematch
         if trace.TRACER and t:  # the read's wall time, its waits included
             trace.TRACER.add("catchup", *t, live.id, f"v{live.version} +{len(rows)}")
-        changed = False
-        humans = {s.seat for s in live.record.seats if s.kind == "human"}
-        if joined := (since.joined & humans) - live.joined:
-            live.joined |= joined  # its notice was lost (it came while loading here)
-            live.notify(live.presence())
-            changed = True
+        # A join's notice may have come while the game was loading here, and be lost.
+        changed = self._merge_joined(live, since.joined)
         if rows:
             try:
                 if rows[0].index != live.version:

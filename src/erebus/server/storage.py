@@ -372,10 +372,6 @@ def upgrade(engine: Engine) -> None:
         command.upgrade(cfg, "head")
 
 
-def _action_json(game_id: str, row: Any) -> dict[str, Any]:
-    return parse_action(game_id, row.idx, row.action)
-
-
 def parse_action(game_id: str, index: int, stored: Any) -> dict[str, Any]:
     """A log row's action, parsed from its stored text (:class:`DamagedRecord` if it is
     not a JSON object)."""
@@ -683,7 +679,9 @@ class Storage:
             ).scalars()
             seats = frozenset(int(x) for x in joined)
         log = [
-            LogEntry(a.idx, a.seat, a.kind or "action", _action_json(game_id, a), a.undoes)
+            LogEntry(
+                a.idx, a.seat, a.kind or "action", parse_action(game_id, a.idx, a.action), a.undoes
+            )
             for a in rows
         ]
         return Since(log, rematch, seats)
@@ -723,7 +721,13 @@ class Storage:
                 .order_by(ActionRow.index)
             ).all()
             log = [
-                LogEntry(a.idx, a.seat, a.kind or "action", _action_json(game_id, a), a.undoes)
+                LogEntry(
+                    a.idx,
+                    a.seat,
+                    a.kind or "action",
+                    parse_action(game_id, a.idx, a.action),
+                    a.undoes,
+                )
                 for a in actions
             ]
             return GameRecord(
