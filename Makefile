@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: run play test lint typecheck unit bench install browser clean
+.PHONY: run play test lint typecheck unit bench install browser proxies clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -29,6 +29,14 @@ browser:
 		|| echo "could not install chromium; browser tests will skip"; \
 	fi
 
+# The reverse-proxy tests run the README's nginx and Caddy examples (deploy/) for real;
+# installed like chromium, and skipped where they are missing.
+proxies:
+	@if { [ ! -x /usr/sbin/nginx ] || ! command -v caddy >/dev/null; } && [ "$$(id -u)" = "0" ] && command -v apt-get >/dev/null; then \
+		(apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q nginx-light caddy) >/dev/null 2>&1 \
+		|| echo "could not install nginx and caddy; the proxy tests will skip"; \
+	fi
+
 lint: $(STAMP)
 	$(BIN)/ruff check src tests tools bench
 	$(BIN)/ruff format --check src tests tools bench
@@ -42,7 +50,7 @@ typecheck: $(STAMP)
 # worker starts its own server and chromium: `pytest -n 2 tests/browser`, ~3 min
 # instead of ~5), but on 2 cores that exposed timing races in the tests, so CI runs
 # them one at a time; worksteal keeps the unit tests' long ones from piling up.
-unit: $(STAMP) browser
+unit: $(STAMP) browser proxies
 	$(BIN)/pytest -n 2 --dist worksteal --ignore=tests/browser
 	$(BIN)/pytest tests/browser
 

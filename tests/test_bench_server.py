@@ -158,7 +158,7 @@ def test_two_processes_on_postgres_and_redis() -> None:
         pytest.skip("needs redis-server on the PATH")
     pytest.importorskip("redis")
     r = run_cluster(2, games=4, actions=8, db=pg, think_ms=100, time_limit=60.0)
-    assert r["processes"] == 2
+    assert r["processes"] == 2 and r["routing"] == "game"
     assert r["errors"] == 0, r["error_samples"]
     assert r["echo_errors"] == 0, r["echo_error_samples"]
     assert r["lost_actions"] == 0 and r["unexpected_actions"] == 0
@@ -173,6 +173,22 @@ def test_two_processes_on_postgres_and_redis() -> None:
     console.print(render_cluster(r))
     text = " ".join(console.export_text().split())
     assert "2 server processes" in text and "2 / 1 processes" in text
+    assert "routed by game" in text
+
+
+def test_seats_routed_by_game_or_across() -> None:
+    """``--routing game``: a game's seat goes where its id points, whoever created it
+    (as the proxy configurations route); ``cross``: never to the creator."""
+    from erebus.bench.cluster_setup import seat_process
+
+    ids = [f"game-{i}" for i in range(200)]
+    by_id = [seat_process(g, 0, 2, "game") for g in ids]
+    assert by_id == [seat_process(g, 1, 2, "game") for g in ids]  # the creator plays no part
+    assert set(by_id) == {0, 1} and 60 < sum(by_id) < 140  # spread over both
+    assert all(seat_process(g, c, 3, "cross") == (c + 1) % 3 for g in ids for c in range(3))
+    assert all(seat_process(g, 0, 1, r) == 0 for g in ids[:5] for r in ("game", "cross"))
+    with pytest.raises(ValueError, match="routing"):
+        seat_process("g", 0, 2, "sticky")
 
 
 def test_processes_need_postgres() -> None:
@@ -183,6 +199,8 @@ def test_processes_need_postgres() -> None:
         run_cluster(2, games=1, db="sqlite:///nowhere.db")
     with pytest.raises(ValueError):
         run_cluster(1, games=1)
+    with pytest.raises(ValueError, match="routing"):
+        run_cluster(2, games=1, routing="sticky")
     console = Console(record=True, width=200)
     assert main(games=1, processes=2, db="sqlite:///nowhere.db", console=console) == 2
     assert "needs a PostgreSQL --db" in console.export_text()

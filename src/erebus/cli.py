@@ -193,6 +193,14 @@ def bench(
         str | None,
         typer.Option(help="server, --processes > 1: Redis (default: a private redis-server)."),
     ] = None,
+    routing: Annotated[
+        str,
+        typer.Option(
+            help="server, --processes > 1: game (each game's seat on the process its id "
+            "picks, as the README's proxy configs route) or cross (always another "
+            "process than the game's creator: every push crosses processes)."
+        ),
+    ] = "game",
     players: Annotated[int, typer.Option(help="engine: seats per game.")] = 4,
     options: Annotated[
         str | None,
@@ -208,6 +216,9 @@ def bench(
     if target == "server":
         from erebus.bench.server import main as server_main
 
+        if routing not in ("game", "cross"):
+            typer.echo(f"error: --routing must be game or cross, not {routing!r}", err=True)
+            raise typer.Exit(2)
         raise typer.Exit(
             server_main(
                 games=games,
@@ -220,6 +231,7 @@ def bench(
                 trace_slow=trace_slow,
                 processes=processes,
                 redis_url=redis_url,
+                routing=routing,
             )
         )
     if target != "engine":

@@ -124,6 +124,35 @@ def test_the_database_takes_one_row_per_version(postgres_url: str) -> None:
         b.close()
 
 
+MEMBER = "import sys; from erebus.server.storage import Storage; " + (
+    "Storage(sys.argv[1], exclusive=False).close()"
+)
+
+
+def test_members_started_together_on_a_fresh_database_all_start(postgres_url: str) -> None:
+    # `for port in 8001 8002 8003; do erebus serve … & done` on an empty database: each
+    # migrates it; before the migration lock, all but one died of a duplicate key in
+    # Alembic's version table.
+    env = {**os.environ, "PYTHONPATH": str(Path(erebus.__file__).resolve().parents[1])}
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", MEMBER, postgres_url],
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
+        for _ in range(4)
+    ]
+    outs = [(p.wait(120), p.communicate()[1]) for p in procs]
+    assert [rc for rc, _ in outs] == [0] * 4, [err[-800:] for _, err in outs]
+    engine = create_engine(postgres_url)
+    try:
+        with engine.connect() as conn:
+            assert conn.execute(text("SELECT count(*) FROM alembic_version")).scalar_one() == 1
+    finally:
+        engine.dispose()
+
+
 def test_a_lone_server_and_a_cluster_exclude_each_other(postgres_url: str) -> None:
     lone = Storage(postgres_url)
     try:

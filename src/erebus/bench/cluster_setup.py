@@ -4,9 +4,13 @@ With ``N > 1`` the processes share one PostgreSQL database (a fresh schema the b
 creates in ``--db``, default :data:`DEFAULT_PG`, and drops afterwards) and one Redis
 (by default a private ``redis-server`` on a free port, without persistence; or
 ``--redis-url``), as a cluster does (README, "Several server processes").  The
-clients are spread round-robin: game *i* is created on process ``i % N`` and its
-seat connects to process ``(i + 1) % N``, so every action's push to the seat and
-every bot move crosses processes whenever the game's bot runs elsewhere.  The echo
+games are created round-robin (game *i* on process ``i % N``) and each game's seat
+connects where ``routing`` says (:func:`seat_process`): ``"game"`` (the default), the
+process the game's id picks, as the README's proxy configurations route a game's
+requests, so a game's socket and bots share a process whichever process created it;
+``"cross"``, always another process than the creator, so every action's push to the
+seat and every bot move crosses processes whenever the game's bot runs elsewhere
+(the worst case, and the only routing before 2026-12-04).  The echo
 baseline and the paced blocks are those of :mod:`erebus.bench.server`.
 
 The saturated phase is measured twice in the same run, on the same PostgreSQL and
@@ -29,6 +33,7 @@ import sys
 import tempfile
 import time
 import uuid
+import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -187,11 +192,30 @@ class CpuMeter:
 # ------------------------------------------------------------ spreading the clients
 
 
+ROUTINGS = ("game", "cross")
+
+
+def seat_process(game_id: str, created_on: int, n: int, routing: str) -> int:
+    """The process (an index of ``n``) a game's seat connects to.
+
+    ``"game"``: chosen by the game's id alone, as the README's proxy configurations
+    route every ``/api/games/{id}/…`` request (nginx ``hash … consistent``, Caddy
+    ``lb_policy header``), so a game's sockets and its bots share one process, whichever
+    process created it.  ``"cross"``: always another process than the one that created
+    the game, the worst case (every change crosses processes: a notice, a read of the
+    rows, a replay)."""
+    if routing == "cross":
+        return (created_on + 1) % n
+    if routing != "game":
+        raise ValueError(f"routing must be one of {ROUTINGS}, not {routing!r}")
+    return zlib.crc32(game_id.encode()) % n
+
+
 async def create_spread(
-    ports: list[int], games: int, seed: int, ice_share: float
+    ports: list[int], games: int, seed: int, ice_share: float, routing: str = "game"
 ) -> list[dict[str, Any]]:
-    """Game ``i`` created on ``ports[i % n]``, its seat to connect to ``ports[(i+1) % n]``
-    (``"ws_port"`` in each answer)."""
+    """Game ``i`` created on ``ports[i % n]``, its seat to connect to the process
+    :func:`seat_process` picks (``"ws_port"`` in each answer)."""
     sem = asyncio.Semaphore(16)
     body = {"players": 2, "seats": [{"kind": "human"}, {"kind": "bot", "level": "easy"}]}
     n = len(ports)
@@ -210,7 +234,9 @@ async def create_spread(
                     "/api/games", json={**body, "game": game, "seed": seed + i}
                 )
                 r.raise_for_status()
-                return {**r.json(), "game": game, "ws_port": ports[(i + 1) % n]}
+                made = r.json()
+                seat = seat_process(made["id"], i % n, n, routing)
+                return {**made, "game": game, "ws_port": ports[seat]}
 
         return list(await asyncio.gather(*(one(i) for i in range(games))))
 
@@ -260,6 +286,7 @@ async def _drive_cluster(
     pacing: bench.Pacing,
     saturation: bool,
     ice_share: float,
+    routing: str = "game",
 ) -> tuple[dict[str, Any], bench.Phase]:
     """The paced phase on every process (and the saturated ones); the figures and
     the paced phase (its round trips, for ``--trace-slow``)."""
@@ -269,7 +296,7 @@ async def _drive_cluster(
     def stored() -> dict[str, int] | None:
         return stored_human_actions_pg(db_url)
 
-    spread: dict[str, Any] = {"ports": ports, "pids": pids, "stored": stored}
+    spread: dict[str, Any] = {"ports": ports, "pids": pids, "stored": stored, "routing": routing}
     r, paced = await bench._drive(
         pids[0],
         ports[0],
@@ -286,6 +313,7 @@ async def _drive_cluster(
     )
     nan = float("nan")
     r["processes"] = len(servers)
+    r["routing"] = routing
     sat_pacing = bench.Pacing(think_ms=0.0, min_interval=pacing.min_interval)
     if not saturation:
         return r, paced
@@ -307,6 +335,7 @@ async def _drive_cluster(
             ports=ports[:n],
             pids=pids[:n],
             stored=stored,
+            routing=routing,
         )
         phases[n] = (phase, meter.stop())
     sat, cpu = phases[len(servers)]
@@ -356,8 +385,10 @@ def run_cluster(
     saturation: bool = True,
     ice_share: float = bench.ICE_SHARE,
     trace_slow: bool = False,
+    routing: str = "game",
 ) -> dict[str, Any]:
     """:func:`erebus.bench.server.run` on ``processes`` servers sharing PostgreSQL + Redis.
+    ``routing``: which process each game's seat connects to (:func:`seat_process`).
     ``trace_slow``: each server records its trace (``EREBUS_TRACE``, one file per
     process) and ``"slow_trace"`` reads the slowest round trips in them
     (:func:`erebus.bench.server.slow_trace`)."""
@@ -365,6 +396,8 @@ def run_cluster(
         raise ValueError("run_cluster needs at least 2 processes")
     if games < 1 or actions < 1:
         raise ValueError("games and actions must be at least 1")
+    if routing not in ROUTINGS:
+        raise ValueError(f"routing must be one of {ROUTINGS}, not {routing!r}")
     if time_limit is None:
         time_limit = bench.default_time_limit(actions, think_ms)
     pacing = bench.Pacing(think_ms=think_ms)
@@ -434,6 +467,7 @@ def run_cluster(
                     pacing,
                     saturation,
                     ice_share,
+                    routing,
                 )
             )
         stop_all()  # the servers write their traces out as they stop
@@ -452,7 +486,10 @@ def render_cluster(r: dict[str, Any]) -> Any:
     table = bench.render(r)
     n = r["processes"]
     table.title = str(table.title).replace(
-        "one server process", f"{n} server processes (PostgreSQL + Redis, clients spread)"
+        "one server process",
+        f"{n} server processes (PostgreSQL + Redis, clients spread, routed by "
+        + ("game" if r.get("routing", "game") == "game" else "crossing: seat ≠ creator")
+        + ")",
     )
     if r["saturation"]:
         table.add_section()

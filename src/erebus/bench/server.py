@@ -91,7 +91,7 @@ MIN_INTERVAL_S = 1.2 / WS_RATE  # pacing per connection, safely under that limit
 THINK_MS = 1000.0  # mean think time before each scripted action
 THINK_SPREAD = 0.5  # think times are uniform in (1 ± THINK_SPREAD) × the mean
 MESSAGE_TIMEOUT_S = 30.0
-STARTUP_TIMEOUT_S = 30.0
+STARTUP_TIMEOUT_S = 90.0  # a ceiling only: on a loaded 2-core machine start-up once took > 30 s
 MAX_MESSAGE = 4 * 1024 * 1024
 ICE_SHARE = 0.5  # the share of Through Ice and Snow among the games
 GAME_KINDS = ("northwest", "iceandsnow")
@@ -746,6 +746,7 @@ async def _play_phase(
     ports: list[int] | None = None,
     pids: list[int] | None = None,
     stored: Callable[[], dict[str, int] | None] | None = None,
+    routing: str = "game",
 ) -> Phase:
     """Play ``games`` games at ``pacing``; with ``echo``, in blocks that alternate
     with the echo's replay of each block (``BLOCKS`` of them, more if the games take
@@ -755,7 +756,7 @@ async def _play_phase(
     if ports is not None:
         from erebus.bench.cluster_setup import cpu_total, create_spread, read_back_spread
 
-        created = await create_spread(ports, games, seed, ice_share)
+        created = await create_spread(ports, games, seed, ice_share, routing)
     else:
         created = await _create_games(port, games, seed, ice_share)
     rng = random.Random(seed)
@@ -1406,6 +1407,7 @@ def main(
     trace_slow: bool = False,
     processes: int = 1,
     redis_url: str | None = None,
+    routing: str = "game",
 ) -> int:
     """Print the table; exit code 1 on errors or lost actions (the ratio is only shown).
     ``processes`` > 1: :mod:`erebus.bench.cluster_setup` (PostgreSQL ``db``, Redis)."""
@@ -1430,6 +1432,7 @@ def main(
                 saturation=saturation,
                 ice_share=ice_share,
                 trace_slow=trace_slow,
+                routing=routing,
             )
         except ClusterUnavailable as exc:
             console.print(f"[red]error:[/] {exc}")
@@ -1488,6 +1491,7 @@ def _cli(argv: list[str] | None = None) -> int:
     parser.add_argument("--processes", type=int, default=1)  # --processes N
     parser.add_argument("--db", default=None)
     parser.add_argument("--redis-url", default=None)
+    parser.add_argument("--routing", choices=["game", "cross"], default="game")
     args = parser.parse_args(argv)
     if args.mode == "echo":
         run_echo_server(args.port or free_port())
@@ -1503,6 +1507,7 @@ def _cli(argv: list[str] | None = None) -> int:
         processes=args.processes,
         db=args.db,
         redis_url=args.redis_url,
+        routing=args.routing,
     )
 
 

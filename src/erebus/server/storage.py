@@ -363,11 +363,28 @@ class _WriterLock:
             self._conn = None
 
 
+# PostgreSQL: the first key of the advisory lock that serializes migrations ("migr").
+PG_MIGRATION_CLASS = 0x6D696772
+
+
 def upgrade(engine: Engine) -> None:
-    """Bring the schema to the newest Alembic revision."""
+    """Bring the schema to the newest Alembic revision.
+
+    On PostgreSQL the migration runs under a transaction-level advisory lock of its
+    database and schema: a cluster's processes started together on a fresh database
+    would otherwise all create Alembic's version table at once, and all but one
+    would die of the duplicate key.  The others wait, then find the schema current."""
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS_DIR))
     with engine.begin() as conn:
+        if engine.dialect.name == "postgresql":
+            conn.execute(
+                text(
+                    "SELECT pg_advisory_xact_lock(:k, hashtext(current_database() || '.' "
+                    "|| coalesce(current_schema(), '')))"
+                ),
+                {"k": PG_MIGRATION_CLASS},
+            )
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, "head")
 
