@@ -874,6 +874,8 @@ class ObservationEncoder:
         geo: Geometry = geometry_for(content)
         self.content = content
         self._geo = geo
+        #: The observer's frozen-row plane per sun position, made once per content.
+        self.frozen_planes: dict[int, Observation] = {}
         self.layout = observation_layout(content)
         self.size = observation_size(content)
         self.max_seats = max_seats(content)

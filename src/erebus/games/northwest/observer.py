@@ -24,6 +24,7 @@ and starts over, and the environment makes a new one at every ``reset()``.
 
 from __future__ import annotations
 
+import struct
 from typing import Any
 
 import numpy as np
@@ -59,6 +60,10 @@ _LOC_FEATURE = tuple(
 _ON_BOARD = (_F["ship_on_board"], _F["sled_on_board"])
 # The seat features after ``score``: where the vehicles are, the reserve's counts.
 _TAIL = (0,) * (_N_FEATURES - _F["score"] - 1)
+# A seat row packed as native float32s: the bytes go straight into the template's
+# memory (a list's cast by numpy costs several times more).
+_ROW = struct.Struct(f"{_N_FEATURES}f")
+_SEAT_TYPES = (int, np.integer)
 
 
 class Observer:
@@ -80,7 +85,7 @@ class Observer:
         self._T = geo.n_tiles
         self._large = [bool(x) for x in enc.large]
         self._vehicle_base = len(SQUARE_PLANES_FIXED)
-        self._frozen_planes: dict[int, Observation] = {}
+        self._frozen_planes = enc.frozen_planes  # kept by the encoder, across games
         # _update_board's gathers: land bits then sea bits, 8 bits a byte each.
         self._nbytes = nb = (enc.nbits + 7) // 8
         bit_rows = 8 * nb
@@ -92,6 +97,8 @@ class Observer:
         self._east = enc.sq + 1
         self._south = enc.sq + geo.S
         self._template = np.zeros(enc.size, dtype=np.float32)
+        self._bytes = memoryview(self._template).cast("B")  # the template's memory
+        self._no_plane = bytes(4 * self._plane)
         planes = self._planes(self._template)
         planes[11] = enc.zone
         planes[18], planes[19] = enc.gates
@@ -102,7 +109,7 @@ class Observer:
         self._sun = -1
         self._tokens: list[int] = []
         self._tiles = np.zeros(0, dtype=np.int64)
-        self._tile_planes: dict[int, Observation] = {}
+        self._tile_planes: dict[int, bytes] = {}
 
     def _planes(self, out: Observation) -> Observation:
         b = self._sqb
@@ -152,17 +159,18 @@ class Observer:
         planes[12 : 12 + len(TOKEN_KINDS)] = toks == self._kinds  # one plane per kind
         self._tokens = st.board_tokens[:]
 
-    def _tile_plane(self, tile: int) -> Observation:
-        """The flat plane of the squares ``tile`` covers (cached until the board changes)."""
+    def _tile_plane(self, tile: int) -> bytes:
+        """The flat plane of the squares ``tile`` covers, as float32 bytes (cached until
+        the board changes)."""
         plane = self._tile_planes.get(tile)
         if plane is None:
-            plane = self._tile_planes[tile] = (self._tiles == tile).astype(np.float32)
+            plane = self._tile_planes[tile] = (self._tiles == tile).astype(np.float32).tobytes()
         return plane
 
     # -- one observation ---------------------------------------------------------------
 
     def __call__(self, st: State, seat: int) -> Observation:
-        if isinstance(seat, bool) or not isinstance(seat, int | np.integer) or not 0 <= seat < st.n:
+        if isinstance(seat, bool) or not isinstance(seat, _SEAT_TYPES) or not 0 <= seat < st.n:
             raise ValueError(f"no seat {seat!r} in a {st.n}-player game")
         seat = int(seat)
         if st is not self._state:
@@ -176,8 +184,8 @@ class Observer:
         if st.board_tokens != self._tokens:
             self._update_tokens(st)
         t = self._template
-        self._write_seats(st, seat, t)
-        self._write_globals(st, st.n, t)
+        self._write_seats(st, seat)
+        self._write_globals(st, st.n)
         disp = st.disp
         if disp != self._disp:
             d0, T = self._display, self._T
@@ -198,17 +206,17 @@ class Observer:
         vb = self._sqb.offset + self._vehicle_base * self._plane
         t[vb : self._sqb.end] = 0  # the vehicle planes
         M = self.enc.max_seats
-        self._rows: dict[int, list[Any]] = {}
+        self._rows: dict[int, tuple[list[Any], bytes]] = {}
         self._slot_rows: list[Any] = [None] * M
-        self._res: dict[int, tuple[list[int], Observation, int]] = {}
+        self._res: dict[int, tuple[list[int], bytes, int]] = {}
         self._slot_res: list[Any] = [None] * M
         self._slot_planes: list[Any] = [None] * (2 * M)
         self._globals_list: list[Any] = []
         self._disp = None
 
-    def _reserve(self, st: State, s: int) -> tuple[list[int], Observation, int]:
-        """Seat ``s``'s reserve: (its tiles, the row of 1s, the large tiles' count),
-        kept until the reserve changes."""
+    def _reserve(self, st: State, s: int) -> tuple[list[int], bytes, int]:
+        """Seat ``s``'s reserve: (its tiles, the row of 1s as float32 bytes, the large
+        tiles' count), kept until the reserve changes."""
         res = st.reserves[s]
         kept = self._res.get(s)
         if kept is None or kept[0] != res:
@@ -216,20 +224,22 @@ class Observer:
             if res:
                 row[res] = 1
             large = self._large
-            kept = self._res[s] = (res[:], row, sum([large[t] for t in res]))
+            kept = self._res[s] = (res[:], row.tobytes(), sum([large[t] for t in res]))
         return kept
 
-    def _write_seats(self, st: State, seat: int, out: Observation) -> None:
+    def _write_seats(self, st: State, seat: int) -> None:
         """The seat rows, reserves and vehicle planes, slot ``k`` = seat ``seat + k``;
         each seat's row and reserve are built once per change and written to a slot
         only when that slot shows something else."""
         n = st.n
         order = st.order
         current = st.current_player
+        mem = self._bytes
         plane, T = self._plane, self._T
-        sq0 = self._sqb.offset + self._vehicle_base * plane
-        r0 = self._reserves
-        o = self._seats
+        plane_bytes, T_bytes = 4 * plane, 4 * T
+        sq0 = 4 * (self._sqb.offset + self._vehicle_base * plane)
+        r0 = 4 * self._reserves
+        o = 4 * self._seats
         slot_rows, slot_res, slot_planes = self._slot_rows, self._slot_res, self._slot_planes
         rows = self._rows
         for k in range(min(n, self.enc.max_seats)):
@@ -262,25 +272,27 @@ class Observer:
                     if f is not None:
                         row[f] = 1
                 if slot_planes[2 * k + v] is not tile_plane:
-                    p = sq0 + (2 * k + v) * plane
-                    out[p : p + plane] = 0 if tile_plane is None else tile_plane
+                    p = sq0 + (2 * k + v) * plane_bytes
+                    mem[p : p + plane_bytes] = (
+                        self._no_plane if tile_plane is None else tile_plane
+                    )
                     slot_planes[2 * k + v] = tile_plane
             res = self._reserve(st, s)
             if slot_res[k] is not res:
-                out[r0 + k * T : r0 + (k + 1) * T] = res[1]
+                mem[r0 + k * T_bytes : r0 + (k + 1) * T_bytes] = res[1]
                 slot_res[k] = res
             if res[0]:
                 row[-2] = res[2]
                 row[-1] = len(res[0]) - res[2]
             kept = rows.get(s)
-            if kept is None or kept != row:
-                kept = rows[s] = row
+            if kept is None or kept[0] != row:
+                kept = rows[s] = (row, _ROW.pack(*row))
             if slot_rows[k] is not kept:
-                p = o + k * _N_FEATURES
-                out[p : p + _N_FEATURES] = kept  # one numpy call: the list's cast
+                p = o + k * _ROW.size
+                mem[p : p + _ROW.size] = kept[1]
                 slot_rows[k] = kept
 
-    def _write_globals(self, st: State, n: int, out: Observation) -> None:
+    def _write_globals(self, st: State, n: int) -> None:
         geo = self._geo
         g: list[Any] = [
             n,
@@ -302,8 +314,7 @@ class Observer:
             st.gl_left[0] if st.gl_left else 0,
         ]
         if g != self._globals_list:
-            o = self._globals
-            out[o : o + len(g)] = g
+            struct.pack_into(f"{len(g)}f", self._bytes, 4 * self._globals, *g)
             self._globals_list = g
 
 
