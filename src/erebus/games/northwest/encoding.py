@@ -260,6 +260,8 @@ class ActionSpace:
         # index -> an action seen with it; ``_alive`` keeps those objects alive.
         self._by_refs: dict[int, tuple[dict[int, int], dict[int, Action]]] = {}
         self._alive: list[Action] = []
+        #: legal_indices' transfer indices by their options' key (``_transfer_key``).
+        self._transfer_indices: dict[tuple[int, int, int, tuple[int, int]], list[int]] = {}
 
     # -- the vehicles' squares ----------------------------------------------
 
@@ -537,9 +539,14 @@ class ActionSpace:
                     else:
                         out.append(base + self._arrow_offset[dest])
             if avail >= c_transfer:
-                transfers = st._transfers(seat, v)
-                if transfers:
-                    out += self.indices(transfers, st)
+                key = st._transfer_key(seat, v)
+                if key is not None:
+                    numbered = self._transfer_indices.get(key)
+                    if numbered is None:  # the same options for the same key
+                        numbered = self._transfer_indices[key] = self.indices(
+                            st._transfers(seat, v), st
+                        )
+                    out += numbered
             kind, _ = st._token_on(loc)
             if kind:
                 take = _TAKE[(VEHICLES[v], TOKEN_KINDS[kind - 1])]
