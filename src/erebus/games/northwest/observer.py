@@ -273,9 +273,7 @@ class Observer:
                         row[f] = 1
                 if slot_planes[2 * k + v] is not tile_plane:
                     p = sq0 + (2 * k + v) * plane_bytes
-                    mem[p : p + plane_bytes] = (
-                        self._no_plane if tile_plane is None else tile_plane
-                    )
+                    mem[p : p + plane_bytes] = self._no_plane if tile_plane is None else tile_plane
                     slot_planes[2 * k + v] = tile_plane
             res = self._reserve(st, s)
             if slot_res[k] is not res:
