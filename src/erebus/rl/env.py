@@ -138,7 +138,10 @@ class SpecAdapter:
     def legal_indices(self, state: Any) -> npt.NDArray[np.intp]:
         """The legal indices (the encoding's ``legal_indices``, else the mask's 1s)."""
         if self.rl.legal_indices is not None:
-            return np.asarray(self.rl.legal_indices(state), dtype=np.intp)
+            legal = self.rl.legal_indices(state)
+            if type(legal) is range:  # np.asarray would convert it number by number
+                return np.arange(legal.start, legal.stop, legal.step, dtype=np.intp)
+            return np.asarray(legal, dtype=np.intp)
         return np.flatnonzero(self.mask(state).view(np.bool_))
 
     def observer(self) -> Callable[[Any, int], Observation]:
