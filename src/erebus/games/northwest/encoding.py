@@ -275,8 +275,12 @@ class ActionSpace:
         seat = state.current_player
         if seat is None:
             return (-1, -1)
-        loc = state.loc
-        return (self._ref(state, loc[2 * seat]), self._ref(state, loc[2 * seat + 1]))
+        loc, anchor = state.loc, state.tile_anchor
+        ship, sled = loc[2 * seat], loc[2 * seat + 1]
+        return (
+            int(anchor[ship]) if ship >= 0 else self._ref(state, ship),
+            int(anchor[sled]) if sled >= 0 else self._ref(state, sled),
+        )
 
     def _ref(self, state: State, loc: int) -> int:
         if loc >= 0:
@@ -562,7 +566,7 @@ class ActionSpace:
         d = self.draw_display_base + v * self.display_size
         p = self.draw_pile_base + v * N_PILES
         counts = st.pile_counts
-        return [*range(d, d + len(st.disp)), *(p + c for c in range(N_PILES) if counts[c])]
+        return [*range(d, d + len(st.disp)), *[p + c for c in range(N_PILES) if counts[c]]]
 
     def _place_indices(
         self, placements: list[tuple[int, int, int]], v: int, ref: int
