@@ -242,30 +242,35 @@ class Observer:
         o = 4 * self._seats
         slot_rows, slot_res, slot_planes = self._slot_rows, self._slot_res, self._slot_planes
         rows = self._rows
+        # the state's lists, read once for every seat
+        passed, crews, ptok, locs = st.passed, st.crews, st.ptok, st.loc
+        nw_reached, nw_value, ret_order = st.nw_reached, st.nw_value, st.ret_order
+        gl_value, score = st.gl_value, st.score
+        tile_plane_of, reserve_of = self._tile_plane, self._reserve
         for k in range(min(n, self.enc.max_seats)):
             s = (seat + k) % n
             b = CREW_FIELDS * s
-            ret = st.ret_order[s]
+            ret = ret_order[s]
             row: list[Any] = [
                 1,
                 current == s,
-                st.passed[s],
+                passed[s],
                 order.index(s) + 1 if s in order else 0,
-                *st.crews[b : b + CREW_FIELDS],
-                *st.ptok[_NK * s : _NK * s + _NK],
-                st.nw_reached[s],
-                st.nw_value[s] or 0,
+                *crews[b : b + CREW_FIELDS],
+                *ptok[_NK * s : _NK * s + _NK],
+                nw_reached[s],
+                nw_value[s] or 0,
                 ret > 0,
                 ret,
-                st.gl_value[s] or 0,
-                st.score[s],
+                gl_value[s] or 0,
+                score[s],
                 *_TAIL,
             ]
             for v in (0, 1):
-                loc = st.loc[2 * s + v]
+                loc = locs[2 * s + v]
                 if loc >= 0:
                     row[_ON_BOARD[v]] = 1
-                    tile_plane = self._tile_plane(loc)
+                    tile_plane = tile_plane_of(loc)
                 else:
                     tile_plane = None
                     f = _LOC_FEATURE[v].get(loc)
@@ -275,7 +280,7 @@ class Observer:
                     p = sq0 + (2 * k + v) * plane_bytes
                     mem[p : p + plane_bytes] = self._no_plane if tile_plane is None else tile_plane
                     slot_planes[2 * k + v] = tile_plane
-            res = self._reserve(st, s)
+            res = reserve_of(st, s)
             if slot_res[k] is not res:
                 mem[r0 + k * T_bytes : r0 + (k + 1) * T_bytes] = res[1]
                 slot_res[k] = res
