@@ -9,12 +9,14 @@ the frozen rows only with the sun, the tokens only when one is placed or taken.
 :class:`Observer` keeps the last observation as a template, recomputes a board
 block only when what it is made of changed (a tile's placement rebuilds the
 terrain in a few numpy calls), and of the per-step part writes only what differs
-from the template: each seat's row is built as a list (its own key), and written —
-one numpy call, the list's cast — only into a slot that showed another row; each
-seat's reserve row is built once per change of its reserve; a vehicle plane is
-written only when the slot's vehicle stands on another tile; the globals and the
-display only when they changed.  Numpy's per-call cost is most of the work here,
-so the fewer calls the better.  The result is the same vector, bit for bit
+from the template: each seat's row is built as a list (its own key), packed once per
+change as float32 bytes, and copied into the template's memory only into a slot that
+showed another row (numpy's cast of a Python list costs several times a copy of
+bytes); each seat's reserve row is built once per change of its reserve; a vehicle
+plane is written only when the slot's vehicle stands on another tile; the globals and
+the display only when they changed; the frozen-row planes are kept by the encoder,
+across games.  Per-call costs are most of the work here, so the fewer calls the
+better.  The result is the same vector, bit for bit
 (``tests/northwest/test_rl_incremental.py`` checks it along random games, every
 seat observing), returned as a copy of the template.
 
@@ -97,7 +99,7 @@ class Observer:
         self._east = enc.sq + 1
         self._south = enc.sq + geo.S
         self._template = np.zeros(enc.size, dtype=np.float32)
-        self._bytes = memoryview(self._template).cast("B")  # the template's memory
+        self._bytes = self._template.data.cast("B")  # the template's memory
         self._no_plane = bytes(4 * self._plane)
         planes = self._planes(self._template)
         planes[11] = enc.zone
