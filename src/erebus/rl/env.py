@@ -71,6 +71,8 @@ from erebus.games import get_game
 
 REWARD_MODES = ("score", "rank")
 _INTEGERS = (int, np.integer)
+_INT8 = np.dtype(np.int8)
+_MAX = np.maximum.reduce  # ndarray.max() without its Python wrappers
 
 Mask = npt.NDArray[np.int8]
 Observation = npt.NDArray[np.float32]
@@ -136,7 +138,10 @@ class SpecAdapter:
     def legal_indices(self, state: Any) -> npt.NDArray[np.intp]:
         """The legal indices (the encoding's ``legal_indices``, else the mask's 1s)."""
         if self.rl.legal_indices is not None:
-            return np.asarray(self.rl.legal_indices(state), dtype=np.intp)
+            legal = self.rl.legal_indices(state)
+            if type(legal) is range:  # np.asarray would convert it number by number
+                return np.arange(legal.start, legal.stop, legal.step, dtype=np.intp)
+            return np.asarray(legal, dtype=np.intp)
         return np.flatnonzero(self.mask(state).view(np.bool_))
 
     def observer(self) -> Callable[[Any, int], Observation]:
@@ -196,12 +201,12 @@ class MaskedDiscrete(spaces.Discrete):
             mask is None
             or probability is not None
             or type(mask) is not np.ndarray
-            or mask.dtype != np.int8
+            or mask.dtype != _INT8
             or mask.shape != (self.n,)
-            or mask.view(np.uint8).max() > 1  # a negative int8 is > 1 as a byte
+            or _MAX(mask.view(np.uint8)) > 1  # a negative int8 is > 1 as a byte
         ):
             return super().sample(mask, probability)
-        legal = np.flatnonzero(mask.view(np.bool_))
+        legal = mask.view(np.bool_).nonzero()[0]  # flatnonzero, without its wrappers
         if legal.size:
             return self.start + self.dtype.type(legal[self.np_random.integers(0, legal.size)])
         return self.start
@@ -273,6 +278,8 @@ class GameEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
         self._legal_of: Any = None
         self._no_mask = np.zeros(n, dtype=np.int8)
         self._observe: Callable[[Any, int], Observation] = self.adapter.encode
+        self._size = n
+        self._rewards_zero = False
 
     def observation_space(self, agent: str) -> spaces.Dict:
         return self.observation_spaces[agent]
@@ -296,6 +303,7 @@ class GameEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {a: {} for a in self.agents}
         self._skip_agent_selection = None
+        self._rewards_zero = False  # rewards are 0.0 here, 0 once _clear_rewards() ran
         self._legal = None
         self._observe = self.adapter.observer()
         self.agent_selection = self._agent_to_act()
@@ -310,21 +318,27 @@ class GameEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
         return self.possible_agents[seat if seat is not None else 0]
 
     def step(self, action: Any) -> None:
-        st = self._state()
+        st = self.state_
+        if st is None:
+            self._state()  # raises
         agent = self.agent_selection
         if self.terminations.get(agent) or self.truncations.get(agent):
             self._was_dead_step(action)
+            self._rewards_zero = False
             return
-        if action is None:
-            raise ValueError(f"{agent} must act: None is only for terminated agents")
-        if isinstance(action, np.ndarray) and action.shape in ((), (1,)):
-            action = action.reshape(()).item()
-        if isinstance(action, bool) or not isinstance(action, _INTEGERS):
-            raise ValueError(f"an action is an integer index, not {action!r}")
+        kind = type(action)
+        if kind is not int and kind is not np.int64:  # the checks a plain index passes
+            if action is None:
+                raise ValueError(f"{agent} must act: None is only for terminated agents")
+            if isinstance(action, np.ndarray) and action.shape in ((), (1,)):
+                action = action.reshape(()).item()
+            if isinstance(action, bool) or not isinstance(action, _INTEGERS):
+                raise ValueError(f"an action is an integer index, not {action!r}")
         index = int(action)
-        if not 0 <= index < self.adapter.size:
-            raise ValueError(f"action index {index} is outside 0..{self.adapter.size - 1}")
-        self._legal_now(st)
+        if not 0 <= index < self._size:
+            raise ValueError(f"action index {index} is outside 0..{self._size - 1}")
+        if self._legal is None or self._legal_of is not st:
+            self._legal_now(st)
         if not self._mask_buf[index]:
             self._refuse(st, index)
         act = self.adapter.action(st, index)
@@ -334,12 +348,21 @@ class GameEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
             raise IllegalAction(f"action {index} ({act}) is illegal: {exc}") from exc
         self._legal = None
         self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
         if st.is_over:
+            self._clear_rewards()
             self._finish(st)
-        else:
-            self.agent_selection = self._agent_to_act()
-        self._accumulate_rewards()
+            self._accumulate_rewards()
+            self._rewards_zero = False
+            return
+        # PettingZoo's _clear_rewards() (every reward to 0) and _accumulate_rewards()
+        # (each cumulative reward += its reward): once the rewards are 0 after a step
+        # that ended nothing, both change nothing until the game ends, and are skipped.
+        if not self._rewards_zero:
+            self._clear_rewards()
+            self._accumulate_rewards()
+            self._rewards_zero = True
+        seat = st.current_player
+        self.agent_selection = self.possible_agents[seat if seat is not None else 0]
 
     def _legal_now(self, st: Any) -> None:
         """Bring the kept mask to the current state's legal indices (once per state)."""
@@ -385,13 +408,16 @@ class GameEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
             self.infos[a] = {"score": scores[seat], "rank": place + 1}
 
     def observe(self, agent: str) -> dict[str, Any]:
-        st = self._state()
+        st = self.state_
+        if st is None:
+            self._state()  # raises
         seat = self._seat[agent]
         obs = self._observe(st, seat)
         if st.is_over or st.current_player != seat:
             mask = self._no_mask.copy()
         else:
-            self._legal_now(st)
+            if self._legal is None or self._legal_of is not st:
+                self._legal_now(st)
             mask = self._mask_buf.copy()
         return {"observation": obs, "action_mask": mask}
 

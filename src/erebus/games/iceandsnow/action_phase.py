@@ -70,6 +70,8 @@ ROLE_INDEX = {
 #: Upgrade tile -> the officer one placed crew member may play once per round (§8.3).
 PROXY_UPGRADES = {WORKSHOP: "carpenter", LABORATORY: "scientist", BRIDGE: "captain"}
 PROXY_BIT = {"captain": 1, "carpenter": 2, "scientist": 4, "inuit": legends_explorers.INUK_BIT}
+#: (tile, role, bit) of the proxy upgrades, in tile order (what proxies_of walks).
+_PROXIES = tuple((num, role, PROXY_BIT[role]) for num, role in sorted(PROXY_UPGRADES.items()))
 #: Crew of Build Shelter (§6.2): 1 Inuk + 1 crew.
 SHELTER_NEED = ("inuit",)
 SHELTER_TOTALS = (2,)
@@ -130,11 +132,8 @@ def take_vectors(box: Take, k: int) -> tuple[Take, ...]:
 
 def proxies_of(st: State, seat: int) -> tuple[str, ...]:
     used = st.pv[F * seat + PROXY]
-    out = tuple(
-        role
-        for num, role in sorted(PROXY_UPGRADES.items())
-        if num in st.upgrades[seat] and not used & PROXY_BIT[role]
-    )
+    upgrades = st.upgrades[seat]
+    out = tuple([role for num, role, bit in _PROXIES if num in upgrades and not used & bit])
     if st.explorer and legends_explorers.apprentice(st, seat):  # Ross: a crew member as an Inuk
         out += (legends_explorers.INUK_PROXY,)
     return out
@@ -288,14 +287,14 @@ def take_actions(st: State, seat: int) -> list[Action]:
     upgrades = st.upgrades[seat]
     boat = FISHING_BOAT in upgrades
     # the deposits possible with nothing paid nor kept (most spaces)
-    deps0 = tuple(r for r, k in zip(RESOURCES, res, strict=True) if k >= 1)
+    deps0 = tuple([r for r, k in zip(RESOURCES, res, strict=True) if k >= 1])
     deps0_sfx = _plain_suffixes(deps0)
     # Inuit Myths: creatures in play may ask more of an action (§9.2)
     sedna = bool(st.cr_active) and any(x.cost == "extra_crew" for x in myths.extras(st, seat))
 
     def deposits(paid: tuple[int, ...], keep: tuple[int, ...]) -> tuple[str | None, ...]:
         return tuple(
-            r for r, k, p, q in zip(RESOURCES, res, paid, keep, strict=True) if k - p - q >= 1
+            [r for r, k, p, q in zip(RESOURCES, res, paid, keep, strict=True) if k - p - q >= 1]
         )
 
     for i, sp in enumerate(tables.spaces):
@@ -362,12 +361,12 @@ def take_actions(st: State, seat: int) -> list[Action]:
             if len(upgrades) >= st.upgrade_space_limit():
                 continue
             tiles: list[Suffix] = []
-            for num, u in sorted(content.upgrades.items()):
-                if (
-                    st.upgrade_in_game(num)
-                    and st.upg_left[num] > 0
+            for num, u in tables.upgrades_sorted:
+                if (  # the cheap tests first (all of them side-effect free)
+                    res[1] >= u.cost
                     and num not in upgrades
-                    and res[1] >= u.cost
+                    and st.upgrade_in_game(num)
+                    and st.upg_left[num] > 0
                 ):
                     deps = deposits((0, u.cost, 0, 0), _NO_PAY) if due else plain
                     tiles += [(None, None, num, None, None, d) for d in deps]
@@ -410,7 +409,7 @@ def take_actions(st: State, seat: int) -> list[Action]:
                         sid,
                         crew_options(avail, need, (prey,), proxies),
                         (avail, need, (prey,), proxies),
-                        tuple((cid, None, None, None, None, d) for d in deps),
+                        tuple([(cid, None, None, None, None, d) for d in deps]),
                     )
                     out += block
                 if less:  # event 47: with at least 1 Inuk, 1 rifle less

@@ -47,6 +47,8 @@ class Tables:
     route_cache: dict[tuple[tuple[Any, ...], str, bool], tuple[tuple[str, int], ...]] = field(
         default_factory=dict
     )
+    #: (number, tile) of every upgrade tile, in number order
+    upgrades_sorted: tuple[tuple[int, Any], ...] = ()
 
     def routes_from(
         self, placed: tuple[tuple[int, str], ...], anchor: str, both_ways: bool = False
@@ -137,6 +139,7 @@ def tables_for(content: Content) -> Tables:
         route_fuel=route_fuel,
         walking_routes=frozenset(walking),
         immune={e: frozenset(v) for e, v in immune.items()},
+        upgrades_sorted=tuple(sorted(content.upgrades.items())),
     )
     _CACHE[id(content)] = t
     return t

@@ -260,6 +260,8 @@ class ActionSpace:
         # index -> an action seen with it; ``_alive`` keeps those objects alive.
         self._by_refs: dict[int, tuple[dict[int, int], dict[int, Action]]] = {}
         self._alive: list[Action] = []
+        #: legal_indices' transfer indices by their options' key (``_transfer_key``).
+        self._transfer_indices: dict[tuple[int, int, int, tuple[int, int]], list[int]] = {}
 
     # -- the vehicles' squares ----------------------------------------------
 
@@ -273,8 +275,12 @@ class ActionSpace:
         seat = state.current_player
         if seat is None:
             return (-1, -1)
-        loc = state.loc
-        return (self._ref(state, loc[2 * seat]), self._ref(state, loc[2 * seat + 1]))
+        loc, anchor = state.loc, state.tile_anchor
+        ship, sled = loc[2 * seat], loc[2 * seat + 1]
+        return (
+            int(anchor[ship]) if ship >= 0 else self._ref(state, ship),
+            int(anchor[sled]) if sled >= 0 else self._ref(state, sled),
+        )
 
     def _ref(self, state: State, loc: int) -> int:
         if loc >= 0:
@@ -537,9 +543,14 @@ class ActionSpace:
                     else:
                         out.append(base + self._arrow_offset[dest])
             if avail >= c_transfer:
-                transfers = st._transfers(seat, v)
-                if transfers:
-                    out += self.indices(transfers, st)
+                key = st._transfer_key(seat, v)
+                if key is not None:
+                    numbered = self._transfer_indices.get(key)
+                    if numbered is None:  # the same options for the same key
+                        numbered = self._transfer_indices[key] = self.indices(
+                            st._transfers(seat, v), st
+                        )
+                    out += numbered
             kind, _ = st._token_on(loc)
             if kind:
                 take = _TAKE[(VEHICLES[v], TOKEN_KINDS[kind - 1])]
@@ -555,7 +566,7 @@ class ActionSpace:
         d = self.draw_display_base + v * self.display_size
         p = self.draw_pile_base + v * N_PILES
         counts = st.pile_counts
-        return [*range(d, d + len(st.disp)), *(p + c for c in range(N_PILES) if counts[c])]
+        return [*range(d, d + len(st.disp)), *[p + c for c in range(N_PILES) if counts[c]]]
 
     def _place_indices(
         self, placements: list[tuple[int, int, int]], v: int, ref: int
@@ -874,6 +885,8 @@ class ObservationEncoder:
         geo: Geometry = geometry_for(content)
         self.content = content
         self._geo = geo
+        #: The observer's frozen-row plane per sun position, made once per content.
+        self.frozen_planes: dict[int, Observation] = {}
         self.layout = observation_layout(content)
         self.size = observation_size(content)
         self.max_seats = max_seats(content)

@@ -10,6 +10,7 @@ illegal action leaves the state exactly as it was, by construction.
 from __future__ import annotations
 
 import bisect
+import operator
 from typing import Any
 
 from erebus.core.errors import IllegalAction
@@ -65,6 +66,14 @@ _FIELDS_OF = {
         "pass": ("kind",),
     }.items()
 }
+# Per kind: a getter of the fields it does not use, and what they hold when all are None.
+_UNUSED_OF = {
+    kind: (
+        operator.itemgetter(*(i for i in range(len(Action._fields)) if i not in used)),
+        tuple(None for i in range(len(Action._fields)) if i not in used),
+    )
+    for kind, used in _FIELDS_OF.items()
+}
 
 
 class ActionHandlers(Effects):
@@ -87,11 +96,13 @@ class ActionHandlers(Effects):
         used = _FIELDS_OF.get(action.kind)
         if used is None:
             raise IllegalAction(f"unknown action type {action.kind!r}")
-        for i, value in enumerate(action):
-            if value is not None and i not in used:
-                raise IllegalAction(
-                    f"a {action.kind} action has no field {Action._fields[i]!r} (got {value!r})"
-                )
+        unused, nones = _UNUSED_OF[action.kind]
+        if unused(action) != nones:  # one comparison; the loop names the field
+            for i, value in enumerate(action):
+                if value is not None and i not in used:
+                    raise IllegalAction(
+                        f"a {action.kind} action has no field {Action._fields[i]!r} (got {value!r})"
+                    )
         seat = self.current
         assert seat is not None
         k = action.kind

@@ -129,8 +129,14 @@ class LegalActions(Position):
         return out
 
     def _transfers(self, seat: int, payer: int) -> list[Action]:
+        key = self._transfer_key(seat, payer)
+        return [] if key is None else list(_transfer_list(key))
+
+    def _transfer_key(self, seat: int, payer: int) -> tuple[int, int, int, tuple[int, int]] | None:
+        """What ``seat``'s transfer options paid by vehicle ``payer`` depend on (the key of
+        :func:`_transfer_list`), None when it has none."""
         if self._transfer_allowed(seat) is not None:
-            return []
+            return None
         b = CREW_FIELDS * seat
         c = self.crews
         cost = self.cost_of("transfer")
@@ -140,14 +146,19 @@ class LegalActions(Position):
         sled_off = self.loc[2 * seat + SLED] == PLAYER_BOARD
         deployable = not sled_off or self._can_deploy_at(self.loc[2 * seat + SHIP])
         if not deployable:
-            return []  # the sled column must stay empty, and it is empty already
-        key = (payer, total_av, total_rest, cur)
-        cached = _TRANSFER_LISTS.get(key)
-        if cached is None:
-            table = _TRANSFER[payer]
-            options: list[Action] = []
-            for a in range(total_av + 1):
-                options += table[a][: total_rest + 1]
-            options.remove(table[cur[0]][cur[1]])
-            cached = _TRANSFER_LISTS[key] = tuple(options)
-        return list(cached)
+            return None  # the sled column must stay empty, and it is empty already
+        return (payer, total_av, total_rest, cur)
+
+
+def _transfer_list(key: tuple[int, int, int, tuple[int, int]]) -> tuple[Action, ...]:
+    """The transfer options of a :meth:`LegalActions._transfer_key` (interned)."""
+    cached = _TRANSFER_LISTS.get(key)
+    if cached is None:
+        payer, total_av, total_rest, cur = key
+        table = _TRANSFER[payer]
+        options: list[Action] = []
+        for a in range(total_av + 1):
+            options += table[a][: total_rest + 1]
+        options.remove(table[cur[0]][cur[1]])
+        cached = _TRANSFER_LISTS[key] = tuple(options)
+    return cached

@@ -9,12 +9,14 @@ the frozen rows only with the sun, the tokens only when one is placed or taken.
 :class:`Observer` keeps the last observation as a template, recomputes a board
 block only when what it is made of changed (a tile's placement rebuilds the
 terrain in a few numpy calls), and of the per-step part writes only what differs
-from the template: each seat's row is built as a list (its own key), and written —
-one numpy call, the list's cast — only into a slot that showed another row; each
-seat's reserve row is built once per change of its reserve; a vehicle plane is
-written only when the slot's vehicle stands on another tile; the globals and the
-display only when they changed.  Numpy's per-call cost is most of the work here,
-so the fewer calls the better.  The result is the same vector, bit for bit
+from the template: each seat's row is built as a list (its own key), packed once per
+change as float32 bytes, and copied into the template's memory only into a slot that
+showed another row (numpy's cast of a Python list costs several times a copy of
+bytes); each seat's reserve row is built once per change of its reserve; a vehicle
+plane is written only when the slot's vehicle stands on another tile; the globals and
+the display only when they changed; the frozen-row planes are kept by the encoder,
+across games.  Per-call costs are most of the work here, so the fewer calls the
+better.  The result is the same vector, bit for bit
 (``tests/northwest/test_rl_incremental.py`` checks it along random games, every
 seat observing), returned as a copy of the template.
 
@@ -24,6 +26,7 @@ and starts over, and the environment makes a new one at every ``reset()``.
 
 from __future__ import annotations
 
+import struct
 from typing import Any
 
 import numpy as np
@@ -59,6 +62,10 @@ _LOC_FEATURE = tuple(
 _ON_BOARD = (_F["ship_on_board"], _F["sled_on_board"])
 # The seat features after ``score``: where the vehicles are, the reserve's counts.
 _TAIL = (0,) * (_N_FEATURES - _F["score"] - 1)
+# A seat row packed as native float32s: the bytes go straight into the template's
+# memory (a list's cast by numpy costs several times more).
+_ROW = struct.Struct(f"{_N_FEATURES}f")
+_SEAT_TYPES = (int, np.integer)
 
 
 class Observer:
@@ -80,7 +87,7 @@ class Observer:
         self._T = geo.n_tiles
         self._large = [bool(x) for x in enc.large]
         self._vehicle_base = len(SQUARE_PLANES_FIXED)
-        self._frozen_planes: dict[int, Observation] = {}
+        self._frozen_planes = enc.frozen_planes  # kept by the encoder, across games
         # _update_board's gathers: land bits then sea bits, 8 bits a byte each.
         self._nbytes = nb = (enc.nbits + 7) // 8
         bit_rows = 8 * nb
@@ -92,6 +99,8 @@ class Observer:
         self._east = enc.sq + 1
         self._south = enc.sq + geo.S
         self._template = np.zeros(enc.size, dtype=np.float32)
+        self._bytes = self._template.data.cast("B")  # the template's memory
+        self._no_plane = bytes(4 * self._plane)
         planes = self._planes(self._template)
         planes[11] = enc.zone
         planes[18], planes[19] = enc.gates
@@ -102,7 +111,7 @@ class Observer:
         self._sun = -1
         self._tokens: list[int] = []
         self._tiles = np.zeros(0, dtype=np.int64)
-        self._tile_planes: dict[int, Observation] = {}
+        self._tile_planes: dict[int, bytes] = {}
 
     def _planes(self, out: Observation) -> Observation:
         b = self._sqb
@@ -152,17 +161,18 @@ class Observer:
         planes[12 : 12 + len(TOKEN_KINDS)] = toks == self._kinds  # one plane per kind
         self._tokens = st.board_tokens[:]
 
-    def _tile_plane(self, tile: int) -> Observation:
-        """The flat plane of the squares ``tile`` covers (cached until the board changes)."""
+    def _tile_plane(self, tile: int) -> bytes:
+        """The flat plane of the squares ``tile`` covers, as float32 bytes (cached until
+        the board changes)."""
         plane = self._tile_planes.get(tile)
         if plane is None:
-            plane = self._tile_planes[tile] = (self._tiles == tile).astype(np.float32)
+            plane = self._tile_planes[tile] = (self._tiles == tile).astype(np.float32).tobytes()
         return plane
 
     # -- one observation ---------------------------------------------------------------
 
     def __call__(self, st: State, seat: int) -> Observation:
-        if isinstance(seat, bool) or not isinstance(seat, int | np.integer) or not 0 <= seat < st.n:
+        if isinstance(seat, bool) or not isinstance(seat, _SEAT_TYPES) or not 0 <= seat < st.n:
             raise ValueError(f"no seat {seat!r} in a {st.n}-player game")
         seat = int(seat)
         if st is not self._state:
@@ -176,8 +186,8 @@ class Observer:
         if st.board_tokens != self._tokens:
             self._update_tokens(st)
         t = self._template
-        self._write_seats(st, seat, t)
-        self._write_globals(st, st.n, t)
+        self._write_seats(st, seat)
+        self._write_globals(st, st.n)
         disp = st.disp
         if disp != self._disp:
             d0, T = self._display, self._T
@@ -198,17 +208,17 @@ class Observer:
         vb = self._sqb.offset + self._vehicle_base * self._plane
         t[vb : self._sqb.end] = 0  # the vehicle planes
         M = self.enc.max_seats
-        self._rows: dict[int, list[Any]] = {}
+        self._rows: dict[int, tuple[list[Any], bytes]] = {}
         self._slot_rows: list[Any] = [None] * M
-        self._res: dict[int, tuple[list[int], Observation, int]] = {}
+        self._res: dict[int, tuple[list[int], bytes, int]] = {}
         self._slot_res: list[Any] = [None] * M
         self._slot_planes: list[Any] = [None] * (2 * M)
         self._globals_list: list[Any] = []
         self._disp = None
 
-    def _reserve(self, st: State, s: int) -> tuple[list[int], Observation, int]:
-        """Seat ``s``'s reserve: (its tiles, the row of 1s, the large tiles' count),
-        kept until the reserve changes."""
+    def _reserve(self, st: State, s: int) -> tuple[list[int], bytes, int]:
+        """Seat ``s``'s reserve: (its tiles, the row of 1s as float32 bytes, the large
+        tiles' count), kept until the reserve changes."""
         res = st.reserves[s]
         kept = self._res.get(s)
         if kept is None or kept[0] != res:
@@ -216,71 +226,78 @@ class Observer:
             if res:
                 row[res] = 1
             large = self._large
-            kept = self._res[s] = (res[:], row, sum([large[t] for t in res]))
+            kept = self._res[s] = (res[:], row.tobytes(), sum([large[t] for t in res]))
         return kept
 
-    def _write_seats(self, st: State, seat: int, out: Observation) -> None:
+    def _write_seats(self, st: State, seat: int) -> None:
         """The seat rows, reserves and vehicle planes, slot ``k`` = seat ``seat + k``;
         each seat's row and reserve are built once per change and written to a slot
         only when that slot shows something else."""
         n = st.n
         order = st.order
         current = st.current_player
+        mem = self._bytes
         plane, T = self._plane, self._T
-        sq0 = self._sqb.offset + self._vehicle_base * plane
-        r0 = self._reserves
-        o = self._seats
+        plane_bytes, T_bytes = 4 * plane, 4 * T
+        sq0 = 4 * (self._sqb.offset + self._vehicle_base * plane)
+        r0 = 4 * self._reserves
+        o = 4 * self._seats
         slot_rows, slot_res, slot_planes = self._slot_rows, self._slot_res, self._slot_planes
         rows = self._rows
+        # the state's lists, read once for every seat
+        passed, crews, ptok, locs = st.passed, st.crews, st.ptok, st.loc
+        nw_reached, nw_value, ret_order = st.nw_reached, st.nw_value, st.ret_order
+        gl_value, score = st.gl_value, st.score
+        tile_plane_of, reserve_of = self._tile_plane, self._reserve
         for k in range(min(n, self.enc.max_seats)):
             s = (seat + k) % n
             b = CREW_FIELDS * s
-            ret = st.ret_order[s]
+            ret = ret_order[s]
             row: list[Any] = [
                 1,
                 current == s,
-                st.passed[s],
+                passed[s],
                 order.index(s) + 1 if s in order else 0,
-                *st.crews[b : b + CREW_FIELDS],
-                *st.ptok[_NK * s : _NK * s + _NK],
-                st.nw_reached[s],
-                st.nw_value[s] or 0,
+                *crews[b : b + CREW_FIELDS],
+                *ptok[_NK * s : _NK * s + _NK],
+                nw_reached[s],
+                nw_value[s] or 0,
                 ret > 0,
                 ret,
-                st.gl_value[s] or 0,
-                st.score[s],
+                gl_value[s] or 0,
+                score[s],
                 *_TAIL,
             ]
             for v in (0, 1):
-                loc = st.loc[2 * s + v]
+                loc = locs[2 * s + v]
                 if loc >= 0:
                     row[_ON_BOARD[v]] = 1
-                    tile_plane = self._tile_plane(loc)
+                    tile_plane = tile_plane_of(loc)
                 else:
                     tile_plane = None
                     f = _LOC_FEATURE[v].get(loc)
                     if f is not None:
                         row[f] = 1
                 if slot_planes[2 * k + v] is not tile_plane:
-                    p = sq0 + (2 * k + v) * plane
-                    out[p : p + plane] = 0 if tile_plane is None else tile_plane
+                    p = sq0 + (2 * k + v) * plane_bytes
+                    mem[p : p + plane_bytes] = self._no_plane if tile_plane is None else tile_plane
                     slot_planes[2 * k + v] = tile_plane
-            res = self._reserve(st, s)
+            res = reserve_of(st, s)
             if slot_res[k] is not res:
-                out[r0 + k * T : r0 + (k + 1) * T] = res[1]
+                mem[r0 + k * T_bytes : r0 + (k + 1) * T_bytes] = res[1]
                 slot_res[k] = res
             if res[0]:
                 row[-2] = res[2]
                 row[-1] = len(res[0]) - res[2]
             kept = rows.get(s)
-            if kept is None or kept != row:
-                kept = rows[s] = row
+            if kept is None or kept[0] != row:
+                kept = rows[s] = (row, _ROW.pack(*row))
             if slot_rows[k] is not kept:
-                p = o + k * _N_FEATURES
-                out[p : p + _N_FEATURES] = kept  # one numpy call: the list's cast
+                p = o + k * _ROW.size
+                mem[p : p + _ROW.size] = kept[1]
                 slot_rows[k] = kept
 
-    def _write_globals(self, st: State, n: int, out: Observation) -> None:
+    def _write_globals(self, st: State, n: int) -> None:
         geo = self._geo
         g: list[Any] = [
             n,
@@ -302,8 +319,7 @@ class Observer:
             st.gl_left[0] if st.gl_left else 0,
         ]
         if g != self._globals_list:
-            o = self._globals
-            out[o : o + len(g)] = g
+            struct.pack_into(f"{len(g)}f", self._bytes, 4 * self._globals, *g)
             self._globals_list = g
 
 

@@ -168,7 +168,7 @@ def _rl_for(players: int, setup: Mapping[str, Any]) -> RlEncoding:
 
 #: Where the RL encoding's legal indices spend the engine's time: it numbers the
 #: option queries of ``Position`` directly (``encoding.ActionSpace.legal_indices``).
-LEGAL_PARTS = ("legal_actions", "_placements", "_destinations", "_transfers")
+LEGAL_PARTS = ("legal_actions", "_placements", "_destinations", "_transfers", "_transfer_key")
 
 RL = RlEncoding(
     action_space_size=_rl_size,
