@@ -487,8 +487,12 @@ def render_cluster(r: dict[str, Any]) -> Any:
     n = r["processes"]
     table.title = str(table.title).replace(
         "one server process",
-        f"{n} server processes (PostgreSQL + Redis, clients spread, routed by "
-        + ("game" if r.get("routing", "game") == "game" else "crossing: seat ≠ creator")
+        f"{n} server processes (PostgreSQL + Redis, clients spread, "
+        + (
+            "routed by game"
+            if r.get("routing", "game") == "game"
+            else "each seat on another process than its game's creator"
+        )
         + ")",
     )
     if r["saturation"]:
