@@ -8,6 +8,8 @@ from __future__ import annotations
 import pytest
 
 from erebus.bots import make_bot
+from erebus.bots.base import BotSpec
+from erebus.bots.mcts import MctsBot, greedy_reply
 from erebus.games import get_game
 from erebus.games import iceandsnow as game
 from erebus.games.iceandsnow import heuristics as h
@@ -90,3 +92,35 @@ def test_magnetic_pole_round_rewards_its_explore_and_cabin() -> None:
 def test_hard_bot_is_deterministic_with_the_relative_value(players: int) -> None:
     state = _play(players, until=lambda s: s.round >= 2 and s.phase == "action")
     assert_deterministic("mcts", state)
+
+
+def test_the_search_values_its_action_after_the_rivals_greedy_reply() -> None:
+    # Measured 2026-12-04 (docs/iceandsnow-balance.md): the hard bot's own-turn tree
+    # values each leaf after the rival's one-ply greedy reply.
+    spec = get_game("iceandsnow")
+    assert spec.search.own_turn_only and spec.search.rival_reply
+    assert spec.search.root_screen == 6
+
+
+def test_a_leaf_where_the_rival_moves_gets_the_greedy_reply_first() -> None:
+    spec = get_game("iceandsnow")
+    state = _play(
+        2, until=lambda s: s.round >= 2 and s.phase == "action" and len(s.legal_actions()) > 3
+    )
+    me = state.current_player
+    bot = MctsBot(BotSpec("mcts", 1, None, 10))
+    bot.choose(state)  # sets the game's hints and the root seat
+    assert bot.rival_reply and bot._me == me
+    leaf = state.clone()
+    while not leaf.is_over and leaf.current_player == me:
+        leaf.apply(leaf.legal_actions()[0])
+    assert leaf.current_player != me
+    expected = leaf.clone()
+    expected.apply(greedy_reply(spec, expected))
+    replied = leaf.clone()
+    bot._reply(replied, spec)
+    assert replied.to_json() == expected.to_json()
+    assert replied.to_json() != leaf.to_json()
+    mine = state.clone()  # the root seat to move: no reply
+    bot._reply(mine, spec)
+    assert mine.to_json() == state.to_json()

@@ -21,6 +21,10 @@ anew — so the search never relies on what the seat cannot see.
 * A game may give the search its own evaluator and action filter
   (``GameSpec.search_heuristic``, ``search_actions``: a policy prior as pruning);
   the one-ply greedy bot keeps ``heuristic`` and ``bot_actions``.
+* A game whose tree plans only the mover's own turn may ask for the rival's reply
+  (``SearchHints.rival_reply``): a leaf where a rival is to move is first played on
+  by that rival's one-ply greedy choice, so an action is valued after the reply it
+  invites (a majority taken, a card snatched), not as if the rival passed.
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ from erebus.bots.base import (
     heuristic_of,
     seat_world,
 )
+from erebus.bots.greedy import MIN_GAIN, STOP_KINDS
 from erebus.bots.random_bot import biased_choice
 from erebus.core.game import GameSpec
 
@@ -68,6 +73,7 @@ class MctsBot:
         self.rng = random.Random(spec.seed)
         self.rollout_depth = ROLLOUT_DEPTH
         self.own_turn_only = OWN_TURN_ONLY  # the game's SearchHints set it per choice
+        self.rival_reply = False  # likewise
         self._heuristic: Any = None
         self.last_iterations = 0
         self._me = 0
@@ -84,6 +90,7 @@ class MctsBot:
         module = game_of(state)
         self._heuristic = module.search_heuristic or heuristic_of(module)
         self.own_turn_only = module.search.own_turn_only
+        self.rival_reply = module.search.rival_reply and self.own_turn_only
         self._me = world.current_player
         self._base = self._heuristic(world, self._me)
         legal = _search_candidates(module, world)
@@ -231,6 +238,7 @@ class MctsBot:
         is ever read, so only its heuristic is computed, relative to its value
         at the root (the others' estimates barely move within one turn).
         """
+        self._reply(world, module)
         rng = self.rng
         for _ in range(self.rollout_depth):
             if world.is_over:
@@ -251,6 +259,12 @@ class MctsBot:
         scale = _scale(module)
         return [math.tanh((v - mean) / scale) for v in values]
 
+    def _reply(self, world: Any, module: GameSpec) -> None:
+        """With ``rival_reply``: a leaf where a rival is to move gets that rival's
+        one-ply greedy action first (``world`` is the leaf's own copy)."""
+        if self.rival_reply and not world.is_over and world.current_player != self._me:
+            world.apply(greedy_reply(module, world))
+
     def analyse(
         self, state: Any, keep: Any = (), base: float | None = None
     ) -> list[tuple[Any, float, int]]:
@@ -264,6 +278,7 @@ class MctsBot:
         # The same evaluator and candidates as choose(), so a hint is the hard bot's move.
         self._heuristic = module.search_heuristic or heuristic_of(module)
         self.own_turn_only = module.search.own_turn_only
+        self.rival_reply = module.search.rival_reply and self.own_turn_only
         self._me = world.current_player
         self._base = self._heuristic(world, self._me) if base is None else base
         self._root_only = None
@@ -288,6 +303,34 @@ class MctsBot:
         stats = [(a, c.total / c.visits, c.visits) for a, c in root.children.items() if c.visits]
         stats.sort(key=lambda s: (-s[2], -s[1]))
         return stats
+
+
+def greedy_reply(module: GameSpec, world: Any) -> Any:
+    """The medium bot's choice for the seat to move in ``world`` (a determinized
+    world: no resampling of its own): the candidate whose result the game's
+    ``heuristic`` rates best for that seat, a stop unless an action beats the best
+    stop by ``MIN_GAIN``; ties go to the first (the greedy bot draws among them)."""
+    seat = world.current_player
+    legal = candidates(module, world)
+    if len(legal) == 1:
+        return legal[0]
+    heuristic = heuristic_of(module)
+    best: Any = None
+    best_value = -math.inf
+    stop: Any = None
+    stop_value = -math.inf
+    for action in legal:
+        after = world.clone()
+        after.apply(action)
+        value = _terminal(module, after, seat) if after.is_over else heuristic(after, seat)
+        if action.kind in STOP_KINDS:
+            if value > stop_value:
+                stop, stop_value = action, value
+        elif value > best_value + 1e-9:
+            best, best_value = action, value
+    if best is not None and (stop is None or best_value - stop_value >= MIN_GAIN):
+        return best
+    return stop if stop is not None else legal[0]
 
 
 def _search_candidates(module: GameSpec, world: Any) -> list[Any]:

@@ -37,11 +37,15 @@ class SearchHints:
     the root has more candidates than this, each is valued once (a greedy ply) and
     the search spends its budget on the best ``root_screen``; 0 = never.
     ``reward_scale``: the heuristic lead (in points) at which ``tanh`` saturates the
-    reward, relative to the game's scores."""
+    reward, relative to the game's scores.  ``rival_reply``: with ``own_turn_only``,
+    a leaf where a rival is to move is first played on by that rival's one-ply greedy
+    reply (the game's ``heuristic``, as the medium bot chooses), so the search values
+    its action against the reply it leaves open."""
 
     own_turn_only: bool = True
     root_screen: int = 0
     reward_scale: float = 0.5
+    rival_reply: bool = False
 
 
 @dataclass(frozen=True)

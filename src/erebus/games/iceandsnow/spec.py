@@ -166,9 +166,12 @@ SPEC = GameSpec(
     bot_actions=bot_actions,
     terminal_value=terminal_value,
     search_heuristic=search.value,
-    # MCTS plans the mover's own turn (one action here) and values it by the heuristic;
-    # it values every action once (a greedy ply), then searches only the best six.
-    search=SearchHints(own_turn_only=True, root_screen=6, reward_scale=REWARD_SCALE),
+    # MCTS plans the mover's own turn (one action here) and values it by the heuristic
+    # after the rival's greedy reply; it values every action once (a greedy ply), then
+    # searches only the best six (docs/iceandsnow-balance.md, 2026-12-04).
+    search=SearchHints(
+        own_turn_only=True, root_screen=6, reward_scale=REWARD_SCALE, rival_reply=True
+    ),
     score_sources=SOURCES,
     source_labels=SOURCE_LABELS,
     score_source=score_source,
