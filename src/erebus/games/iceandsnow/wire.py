@@ -81,31 +81,42 @@ def wire_view_shared(state: State, seat: int | None, shared: dict[Any, Any]) -> 
     and then the same dict for the other seats of this state (never another
     state's).  Most of a view is the same for every seat (the map, the decks, the
     other seats' boards, the board of a seat not to move), so those parts are built
-    and encoded once, into ``shared``, as ``orjson.Fragment`` values: a view that
-    only ``orjson`` can write."""
+    once, into ``shared``, and from the second seat on sent as their JSON
+    (``orjson.Fragment`` values: a view that only ``orjson`` can write)."""
     return _view(state, seat, shared)
 
 
 def _part(shared: dict[Any, Any] | None, key: Any, build: Callable[[], Any]) -> Any:
-    """``build()``; with ``shared``, its JSON, built once per state (``key``)."""
+    """``build()``; with ``shared``, built once per state (``key``): the first seat
+    gets the value itself (a table often has one viewer), the next ones its JSON,
+    encoded when the second asks (``orjson.Fragment``)."""
     if shared is None:
         return build()
-    hit = shared.get(key)
-    if hit is None:
-        hit = shared[key] = orjson.Fragment(orjson.dumps(build()))
+    hit = shared.get(key, _MISSING)
+    if hit is _MISSING:
+        hit = shared[key] = build()
+    elif type(hit) is not orjson.Fragment:
+        hit = shared[key] = orjson.Fragment(orjson.dumps(hit))
     return hit
+
+
+_MISSING = object()
 
 
 def _fields(
     shared: dict[Any, Any] | None, key: str, build: Callable[[], dict[str, Any]]
 ) -> dict[str, Any]:
     """``build()`` (some top-level fields of the view); with ``shared``, built once
-    per state, each value as its JSON."""
+    per state, each value as its JSON from the second seat on (as :func:`_part`)."""
     if shared is None:
         return build()
     hit: dict[str, Any] | None = shared.get(key)
     if hit is None:
-        hit = shared[key] = {k: orjson.Fragment(orjson.dumps(v)) for k, v in build().items()}
+        hit = shared[key] = build()
+        shared[key, "encoded"] = False
+    elif not shared[key, "encoded"]:
+        hit = shared[key] = {k: orjson.Fragment(orjson.dumps(v)) for k, v in hit.items()}
+        shared[key, "encoded"] = True
     return hit
 
 
@@ -125,9 +136,7 @@ def _view(st: State, seat: int | None, shared: dict[Any, Any] | None) -> dict[st
         "seat": seat,
         **_fields(shared, "head", lambda: _head(st)),
         "map": _part(shared, "map", lambda: _map(st)),
-        "board": _board(st, seat, legal, shared)
-        if board_mine
-        else _part(shared, "board", lambda: action_board(st, seat, legal)),
+        "board": _board(st, seat, legal, shared) if board_mine else _others_board(st, seat, shared),
         # a seat's board differs only between its own view and everybody else's
         "seats": [
             _part(shared, ("seat", s, s == seat), partial(_seat_board, st, s, seat))
@@ -148,12 +157,20 @@ def _view(st: State, seat: int | None, shared: dict[Any, Any] | None) -> dict[st
 def _board(
     st: State, seat: int | None, legal: list[Action] | None, shared: dict[Any, Any] | None
 ) -> dict[str, Any]:
-    """The seat to move's board; with ``shared``, everybody else's board from it
-    unless already built (:func:`others_board`: the same without the verdicts)."""
+    """The seat to move's board; kept in ``shared``, for everybody else's board to be
+    derived from it (:func:`others_board`) if another seat asks."""
     board = action_board(st, seat, legal)
-    if shared is not None and "board" not in shared:
-        shared["board"] = orjson.Fragment(orjson.dumps(others_board(board)))
+    if shared is not None:
+        shared["mover_board"] = board
     return board
+
+
+def _others_board(st: State, seat: int | None, shared: dict[Any, Any] | None) -> Any:
+    """The board of a seat not to move (or the spectator): the same for all of them."""
+    mover = shared.get("mover_board") if shared is not None else None
+    if mover is not None:
+        return _part(shared, "board", lambda: others_board(mover))
+    return _part(shared, "board", lambda: action_board(st, seat, None))
 
 
 def others_board(board: dict[str, Any]) -> dict[str, Any]:

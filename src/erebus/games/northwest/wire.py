@@ -135,13 +135,17 @@ def wire_view_shared(state: State, seat: int | None, shared: dict[Any, Any]) -> 
     seat's view of one state in turn: ``shared`` is an empty dict for the first seat
     and then the same dict for the other seats of this state (never another
     state's).  Nothing but the ``seat`` echo depends on the seat, so the view's
-    other fields are built and encoded once, into ``shared``, as ``orjson.Fragment``
-    values: a view that only ``orjson`` can write."""
+    other fields are built once, into ``shared``, and from the second seat on sent
+    as their JSON (``orjson.Fragment`` values: a view that only ``orjson`` can
+    write)."""
     rest: dict[str, Any] | None = shared.get("rest")
-    if rest is None:
+    if rest is None:  # the first seat: the values themselves (often the only one)
         view = wire_view(state, None)
         del view["game"], view["players"], view["seat"]
-        rest = shared["rest"] = {k: orjson.Fragment(orjson.dumps(v)) for k, v in view.items()}
+        rest = shared["rest"] = view
+    elif "encoded" not in shared:  # the second: encoded once for the rest
+        rest = shared["rest"] = {k: orjson.Fragment(orjson.dumps(v)) for k, v in rest.items()}
+        shared["encoded"] = True
     if seat is not None and not (
         isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < state.players
     ):
