@@ -185,6 +185,13 @@ class GameSpec:
     #: no integer beyond 2^53, no hidden information; each legal action of the seat
     #: to move is listed by the server with ``action_cost`` where the game has costs.
     wire_view: Callable[[State, int | None], dict[str, Any]]
+    #: Optional: ``wire_view_shared(state, seat, shared)`` -> ``wire_view(state,
+    #: seat)`` as the same JSON bytes when ``orjson`` writes it, for the server, which
+    #: builds every seat's view of one state in turn and passes the same ``shared``
+    #: dict (fresh for each state) to each call: the parts the same for every seat are
+    #: built once into it (possibly as ``orjson.Fragment`` values).  None: the server
+    #: calls ``wire_view`` for each seat.
+    wire_view_shared: Callable[[State, int | None, dict[Any, Any]], dict[str, Any]] | None = None
 
     # -- optional: the game's own options as a lobby offers them (``parse_options``'
     #: keys, in the order to show them); empty: the game takes none.

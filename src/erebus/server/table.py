@@ -266,7 +266,7 @@ class LiveGame:
             "options": common["options"],
             "game_options": common["game_options"],
             "web_board": spec.web_board,
-            "view": spec.wire_view(st, seat),
+            "view": self._view(seat, shared),
             "legal_actions": legal_json,
             "legal_costs": (
                 spec.action_costs(st, legal)
@@ -288,6 +288,20 @@ class LiveGame:
             "can_undo": mine and bool(self.undo_stack),
             "clock_s": common["clock_s"],
         }
+
+    def _view(self, seat: int | None, shared: dict[str, Any] | None) -> dict[str, Any]:
+        """The game's ``wire_view`` of the state for ``seat``; in :meth:`encoded`, with
+        the spec's ``wire_view_shared`` where it has one, which builds the parts of a
+        view the same for every seat once per state (a dict in ``shared`` that holds
+        the state it is for, so it is never used for another)."""
+        st = self.state
+        spec = self.game
+        if shared is None or spec.wire_view_shared is None:
+            return spec.wire_view(st, seat)
+        hit = shared.get("view")
+        if hit is None or hit[0] is not st:
+            hit = shared["view"] = (st, {})
+        return spec.wire_view_shared(st, seat, hit[1])
 
     def _common(self) -> dict[str, Any]:
         """The fields of :meth:`payload` that do not depend on the seat."""

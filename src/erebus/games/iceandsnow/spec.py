@@ -21,6 +21,7 @@ from erebus.games.iceandsnow.options import OPTIONS, normalize
 from erebus.games.iceandsnow.sources import SOURCE_LABELS, SOURCES, score_source
 from erebus.games.iceandsnow.state import State, new_game, replay
 from erebus.games.iceandsnow.wire import wire_view as named_view
+from erebus.games.iceandsnow.wire import wire_view_shared
 
 #: Events that show something nobody knew: the secret setup choices, an event card
 #: turned (a voyage, the mast), hunting or species cards off their decks, a compass
@@ -160,6 +161,7 @@ SPEC = GameSpec(
     state_from_json=State.from_json,
     reveals_hidden=reveals_hidden,
     wire_view=wire_view,
+    wire_view_shared=wire_view_shared,
     determinize=State.from_view,
     resample=State.resample_hidden,
     heuristic=heuristic,

@@ -18,9 +18,14 @@ that holds them.  The field list is ``docs/iceandsnow-wire.md``.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from functools import partial
+from typing import Any, NamedTuple
+
+import orjson
 
 from erebus.games.iceandsnow import wire_scenarios
+from erebus.games.iceandsnow.actions import Action
 from erebus.games.iceandsnow.content import CREW_KINDS, RESOURCES
 from erebus.games.iceandsnow.effects import POWERS
 from erebus.games.iceandsnow.layout import (
@@ -67,18 +72,127 @@ WIRE_FORMAT = 1
 
 def wire_view(state: State, seat: int | None) -> dict[str, Any]:
     """What a browser at ``seat`` (None: a spectator) needs to draw ``state``."""
+    return _view(state, seat, None)
+
+
+def wire_view_shared(state: State, seat: int | None, shared: dict[Any, Any]) -> dict[str, Any]:
+    """:func:`wire_view` as the same JSON bytes, for a server that builds every
+    seat's view of one state in turn: ``shared`` is an empty dict for the first seat
+    and then the same dict for the other seats of this state (never another
+    state's).  Most of a view is the same for every seat (the map, the decks, the
+    other seats' boards, the board of a seat not to move), so those parts are built
+    once, into ``shared``, and from the second seat on sent as their JSON
+    (``orjson.Fragment`` values: a view that only ``orjson`` can write)."""
+    return _view(state, seat, shared)
+
+
+def _part(shared: dict[Any, Any] | None, key: Any, build: Callable[[], Any]) -> Any:
+    """``build()``; with ``shared``, built once per state (``key``): the first seat
+    gets the value itself (a table often has one viewer), the next ones its JSON,
+    encoded when the second asks (``orjson.Fragment``)."""
+    if shared is None:
+        return build()
+    hit = shared.get(key, _MISSING)
+    if hit is _MISSING:
+        hit = shared[key] = build()
+    elif type(hit) is not orjson.Fragment:
+        hit = shared[key] = orjson.Fragment(orjson.dumps(hit))
+    return hit
+
+
+_MISSING = object()
+
+
+def _fields(
+    shared: dict[Any, Any] | None, key: str, build: Callable[[], dict[str, Any]]
+) -> dict[str, Any]:
+    """``build()`` (some top-level fields of the view); with ``shared``, built once
+    per state, each value as its JSON from the second seat on (as :func:`_part`)."""
+    if shared is None:
+        return build()
+    hit: dict[str, Any] | None = shared.get(key)
+    if hit is None:
+        hit = shared[key] = build()
+        shared[key, "encoded"] = False
+    elif not shared[key, "encoded"]:
+        hit = shared[key] = {k: orjson.Fragment(orjson.dumps(v)) for k, v in hit.items()}
+        shared[key, "encoded"] = True
+    return hit
+
+
+def _view(st: State, seat: int | None, shared: dict[Any, Any] | None) -> dict[str, Any]:
     if seat is not None and not (
-        isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < state.n
+        isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < st.n
     ):
-        raise ValueError(f"no seat {seat!r} in a {state.n}-player game")
-    st = state
+        raise ValueError(f"no seat {seat!r} in a {st.n}-player game")
     mover = st.current_player
     legal = st.legal_actions() if seat is not None and seat == mover else None
+    # The board tells only the seat to move in the Action phase what it may take.
+    board_mine = legal is not None and st.phase == "action" and not st.over and not st.decisions
     return {
         "game": "iceandsnow",
         "format": WIRE_FORMAT,
         "players": st.n,
         "seat": seat,
+        **_fields(shared, "head", lambda: _head(st)),
+        "map": _part(shared, "map", lambda: _map(st)),
+        "board": _board(st, seat, legal, shared) if board_mine else _others_board(st, seat, shared),
+        # a seat's board differs only between its own view and everybody else's
+        "seats": [
+            _part(shared, ("seat", s, s == seat), partial(_seat_board, st, s, seat))
+            for s in range(st.n)
+        ],
+        "cards": _part(
+            shared, ("cards", seat is not None and seat == st.leader), lambda: _cards(st, seat)
+        ),
+        "decks": _part(shared, "decks", lambda: _decks(st)),
+        "decision": decision(st, seat, legal),
+        "final_scoring": _part(shared, "final_scoring", lambda: final_scoring(st)),
+        **myths_fields(st, seat, legal),
+        **_fields(shared, "walking", lambda: walking_fields(st)),
+        **legends_fields(st, seat),
+    }
+
+
+def _board(
+    st: State, seat: int | None, legal: list[Action] | None, shared: dict[Any, Any] | None
+) -> dict[str, Any]:
+    """The seat to move's board; kept in ``shared``, for everybody else's board to be
+    derived from it (:func:`others_board`) if another seat asks."""
+    board = action_board(st, seat, legal)
+    if shared is not None:
+        shared["mover_board"] = board
+    return board
+
+
+def _others_board(st: State, seat: int | None, shared: dict[Any, Any] | None) -> Any:
+    """The board of a seat not to move (or the spectator): the same for all of them."""
+    mover = shared.get("mover_board") if shared is not None else None
+    if mover is not None:
+        return _part(shared, "board", lambda: others_board(mover))
+    return _part(shared, "board", lambda: action_board(st, seat, None))
+
+
+def others_board(board: dict[str, Any]) -> dict[str, Any]:
+    """``action_board(st, other, …)`` for a seat not to move, from the seat to move's
+    board ``board``: they differ only in what the seat to move may take (the
+    ``can_take`` / ``why_not`` of every space, ``can_pass`` and ``must_take``)."""
+    return {
+        "acting": board["acting"],
+        "spaces": [sp | _NO_VERDICT for sp in board["spaces"]],
+        "extra_spaces": [sp | _NO_VERDICT for sp in board["extra_spaces"]],
+        "warehouses": board["warehouses"],
+        "can_pass": False,
+        "must_take": False,
+    }
+
+
+_NO_VERDICT: dict[str, Any] = {"can_take": None, "why_not": None}
+
+
+def _head(st: State) -> dict[str, Any]:
+    """The view's fields after ``seat`` up to ``map``: the same for every seat."""
+    return {
         "options": {
             "modes": list(st.options["modes"]),
             "upgrades": st.options["upgrades"],
@@ -94,7 +208,7 @@ def wire_view(state: State, seat: int | None) -> dict[str, Any]:
         "step": st.step,
         "expecting": st.expecting(),
         "leader": st.leader,
-        "current": mover,
+        "current": st.current_player,
         "final_round": st.is_final_round,
         "final_voyage": st.final_voyage,
         "voyage": st.voyage,
@@ -104,20 +218,12 @@ def wire_view(state: State, seat: int | None) -> dict[str, Any]:
         "won": st.won,
         "reason": st.reason,
         "scores": st.scores(),
-        "map": _map(st),
-        "board": action_board(st, seat, legal),
-        "seats": [
-            wire_scenarios.scenario_seat(st, _seat(st, s, seat)) | walking_seat(st, s)
-            for s in range(st.n)
-        ],
-        "cards": _cards(st, seat),
-        "decks": _decks(st),
-        "decision": decision(st, seat, legal),
-        "final_scoring": final_scoring(st),
-        **myths_fields(st, seat, legal),
-        **walking_fields(st),
-        **legends_fields(st, seat),
     }
+
+
+def _seat_board(st: State, s: int, viewer: int | None) -> dict[str, Any]:
+    """Seat ``s``'s entry of ``seats`` as ``viewer`` sees it."""
+    return wire_scenarios.scenario_seat(st, _seat(st, s, viewer)) | walking_seat(st, s)
 
 
 # ----------------------------------------------------------------- the map
@@ -238,20 +344,67 @@ def cartography_public(st: State) -> bool:
     return st.over and st.scenario is None and not st.lost
 
 
-def _zone(track: Any, value: int) -> str | None:
-    z: str | None = track.effects.get(value)
-    return z
+class _SeatStatic(NamedTuple):
+    """What :func:`_seat` reads off the content for every seat of every view, looked
+    up once per content (the data files, read at start-up, never change)."""
+
+    tables: Any  # the Tables these are for (held, so their id is not reused)
+    health_max: int
+    health_zones: dict[int, str]
+    morale_max: int
+    morale_zones: dict[int, str]
+    fuel_max: int
+    #: fuel value -> (band index, the band's effect), for the values some band holds
+    fuel_bands: dict[int, tuple[int, Any]]
+    #: (pv offset of the "held" flag from the seat's base, the event card's number)
+    powers_held: tuple[tuple[int, int | None], ...]
+    powers_due: tuple[tuple[int, int | None], ...]
 
 
-def _fuel_band(st: State, fuel: int) -> int:
-    for i, band in enumerate(st.content.tracks["fuel"]["bands"]):
-        if int(band["from"]) <= fuel <= int(band["to"]):
-            return i
-    return -1
+_SEAT_STATIC: dict[int, _SeatStatic] = {}
+
+
+def _seat_static(st: State) -> _SeatStatic:
+    t = st.tables
+    hit = _SEAT_STATIC.get(id(t))
+    if hit is not None and hit.tables is t:
+        return hit
+    c = st.content
+    fuel = c.tracks["fuel"]
+    bands: dict[int, tuple[int, Any]] = {}
+    for i, band in enumerate(fuel["bands"]):  # the first band holding a value wins
+        for v in range(int(band["from"]), int(band["to"]) + 1):
+            bands.setdefault(v, (i, band["effect"]))
+    numbers = [t.powers[p][0] if p in t.powers else None for p in POWERS]
+    out = _SeatStatic(
+        t,
+        c.health.max,
+        dict(c.health.effects),
+        c.morale.max,
+        dict(c.morale.effects),
+        int(fuel["max"]),
+        bands,
+        tuple((POWER_HELD + i, n) for i, n in enumerate(numbers)),
+        tuple((POWER_DUE + i, n) for i, n in enumerate(numbers)),
+    )
+    if len(_SEAT_STATIC) > 64:
+        _SEAT_STATIC.clear()
+    _SEAT_STATIC[id(t)] = out
+    return out
+
+
+def _cards_of(pv: Any, b: int, powers: tuple[tuple[int, int | None], ...]) -> list[int]:
+    out = []
+    for off, number in powers:
+        if pv[b + off]:
+            if number is None:
+                raise KeyError(f"no event card grants the power at pv offset {off}")
+            out.append(number)
+    return out
 
 
 def _seat(st: State, s: int, viewer: int | None) -> dict[str, Any]:
-    c = st.content
+    k = _seat_static(st)
     b = F * s
     pv = st.pv
     owned = st.owned_crew(s)
@@ -259,33 +412,22 @@ def _seat(st: State, s: int, viewer: int | None) -> dict[str, Any]:
     sick = pv[b + INF : b + INF + 5]
     free = [max(0, o - u - i) for o, u, i in zip(owned, placed, sick, strict=True)]
     fuel = pv[b + FUEL]
-    band = _fuel_band(st, fuel)
-    bands = c.tracks["fuel"]["bands"]
+    band, effect = k.fuel_bands.get(fuel, (-1, None))
     own = viewer == s
     investor = st.investor[s] if (own or st.revealed or st.over) else None
     carto = st.carto[s] if (own or cartography_public(st)) else None
     setup_own = own and st.scenario is None and not st.revealed
+    action = st.phase == "action"
+    health = pv[b + HEALTH]
+    morale = pv[b + MORALE]
     return {
         "seat": s,
         "leader": s == st.leader,
         "pp": pv[b + PP],
         "food": pv[b + FOOD],
-        "health": {
-            "value": pv[b + HEALTH],
-            "max": c.health.max,
-            "zone": _zone(c.health, pv[b + HEALTH]),
-        },
-        "morale": {
-            "value": pv[b + MORALE],
-            "max": c.morale.max,
-            "zone": _zone(c.morale, pv[b + MORALE]),
-        },
-        "fuel": {
-            "value": fuel,
-            "max": int(c.tracks["fuel"]["max"]),
-            "band": band,
-            "effect": bands[band]["effect"] if band >= 0 else None,
-        },
+        "health": {"value": health, "max": k.health_max, "zone": k.health_zones.get(health)},
+        "morale": {"value": morale, "max": k.morale_max, "zone": k.morale_zones.get(morale)},
+        "fuel": {"value": fuel, "max": k.fuel_max, "band": band, "effect": effect},
         "sled": pv[b + SLED],
         "dogs": pv[b + DOGS],
         "inuit": pv[b + INUIT],
@@ -310,17 +452,13 @@ def _seat(st: State, s: int, viewer: int | None) -> dict[str, Any]:
         "shelters": pv[b + SHELTERS],
         "species": st.species[s][:],
         "species_kinds": st.gained[s][:],
-        "event_cards": [
-            st.tables.powers[p][0] for i, p in enumerate(POWERS) if pv[b + POWER_HELD + i]
-        ],
-        "event_cards_due": [
-            st.tables.powers[p][0] for i, p in enumerate(POWERS) if pv[b + POWER_DUE + i]
-        ],
+        "event_cards": _cards_of(pv, b, k.powers_held),
+        "event_cards_due": _cards_of(pv, b, k.powers_due),
         "times_leader": pv[b + LEADS],
         "explores": pv[b + EXPLORES],
         "entered_death_or_mutiny": pv[b + BADZONE] > 0,
-        "passed": bool(pv[b + PASSED]) and st.phase == "action",
-        "turns": pv[b + TURNS] if st.phase == "action" else 0,
+        "passed": bool(pv[b + PASSED]) and action,
+        "turns": pv[b + TURNS] if action else 0,
         "investor": investor,
         "investor_options": st.inv_opts[s][:] if setup_own else [],
         "cartography": carto,
@@ -376,4 +514,4 @@ def _decks(st: State) -> dict[str, Any]:
     }
 
 
-__all__ = ["RESOURCES", "WIRE_FORMAT", "wire_view"]
+__all__ = ["RESOURCES", "WIRE_FORMAT", "wire_view", "wire_view_shared"]

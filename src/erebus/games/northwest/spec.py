@@ -19,7 +19,7 @@ from erebus.games.northwest.describe import describe
 from erebus.games.northwest.heuristics import heuristic
 from erebus.games.northwest.sources import SOURCE_LABELS, SOURCES, score_source
 from erebus.games.northwest.state import State, new_game
-from erebus.games.northwest.wire import action_cost, action_costs, wire_view
+from erebus.games.northwest.wire import action_cost, action_costs, wire_view, wire_view_shared
 
 #: Events that bring tiles out of the bag: undoing past them would let a player peek.
 HIDDEN_EVENTS = (ev.DisplayRefreshed, ev.DisplayRefilled, ev.TileDrafted)
@@ -199,6 +199,7 @@ SPEC = GameSpec(
     state_from_json=State.from_json,
     reveals_hidden=reveals_hidden,
     wire_view=wire_view,
+    wire_view_shared=wire_view_shared,
     action_cost=action_cost,
     action_costs=action_costs,
     determinize=State.from_view,

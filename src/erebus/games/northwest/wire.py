@@ -55,6 +55,8 @@ import functools
 from collections.abc import Sequence
 from typing import Any
 
+import orjson
+
 from erebus.games.northwest.actions import DISCOVER_TOKENS, VEHICLES, Action
 from erebus.games.northwest.content import ALL_TOKEN_KINDS, TOKEN_KINDS
 from erebus.games.northwest.geometry import Geometry
@@ -126,6 +128,29 @@ def wire_view(state: State, seat: int | None) -> dict[str, Any]:
             for k in TOKEN_KINDS
         },
     }
+
+
+def wire_view_shared(state: State, seat: int | None, shared: dict[Any, Any]) -> dict[str, Any]:
+    """:func:`wire_view` as the same JSON bytes, for a server that builds every
+    seat's view of one state in turn: ``shared`` is an empty dict for the first seat
+    and then the same dict for the other seats of this state (never another
+    state's).  Nothing but the ``seat`` echo depends on the seat, so the view's
+    other fields are built once, into ``shared``, and from the second seat on sent
+    as their JSON (``orjson.Fragment`` values: a view that only ``orjson`` can
+    write)."""
+    rest: dict[str, Any] | None = shared.get("rest")
+    if rest is None:  # the first seat: the values themselves (often the only one)
+        view = wire_view(state, None)
+        del view["game"], view["players"], view["seat"]
+        rest = shared["rest"] = view
+    elif "encoded" not in shared:  # the second: encoded once for the rest
+        rest = shared["rest"] = {k: orjson.Fragment(orjson.dumps(v)) for k, v in rest.items()}
+        shared["encoded"] = True
+    if seat is not None and not (
+        isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < state.players
+    ):
+        raise ValueError(f"no seat {seat!r} in a {state.players}-player game")
+    return {"game": "northwest", "players": state.players, "seat": seat, **rest}
 
 
 def _board(state: State) -> dict[str, Any]:
