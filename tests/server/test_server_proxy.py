@@ -129,7 +129,7 @@ def cluster(
 
 def _served_by(servers: list[Server], gid: str) -> list[int]:
     """Which servers' access logs show a request or WebSocket about game ``gid``."""
-    pattern = re.compile(rf"/(?:api|ws)/games/{re.escape(gid)}\b")
+    pattern = re.compile(rf"/(?:api|ws)/games/{re.escape(gid)}(?![\w-])")
     return [i for i, s in enumerate(servers) if pattern.search(s.output())]
 
 
@@ -173,7 +173,7 @@ def test_a_game_stays_on_one_process_and_moves_when_it_dies(
             ws_on = [
                 i
                 for i, s in enumerate(servers)
-                if re.search(rf"/ws/games/{re.escape(gid)}\b", s.output())
+                if re.search(rf"/ws/games/{re.escape(gid)}(?![\w-])", s.output())
             ]
             assert len(ws_on) == 1, f"game {gid}'s sockets reached processes {ws_on}"
             assert ws_on[0] in found
@@ -199,7 +199,7 @@ def test_a_game_stays_on_one_process_and_moves_when_it_dies(
         version = _play_one(http, gid, tok, rng)
         for w in again:
             w.wait(lambda st, v=version: st["version"] >= v, what="a push from the survivor")
-        assert re.search(rf"/ws/games/{re.escape(gid)}\b", servers[1 - dead].output())
+        assert re.search(rf"/ws/games/{re.escape(gid)}(?![\w-])", servers[1 - dead].output())
         others = [w for g, ws in watchers.items() if g != gid for w in ws]
         for w in [*again, *others]:
             w.close()
