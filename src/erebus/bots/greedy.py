@@ -11,6 +11,7 @@ not mirror each other.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from erebus.bots.base import BotSpec, game_of, heuristic_of, seat_world
@@ -30,24 +31,37 @@ class GreedyBot:
         world, legal = seat_world(state, self.rng)
         if len(legal) == 1:
             return legal[0]
-        best: list[Any] = []
-        best_value = -float("inf")
-        stop: Any = None
-        stop_value = -float("inf")
-        for action in legal:
-            child = world.clone()
-            child.apply(action)
-            value = heuristic(child, seat)
-            if action.kind in STOP_KINDS:
-                # Ending the turn or passing is judged too: passing with a vehicle
-                # still out in the last round is what strands it.
-                if value > stop_value:
-                    stop, stop_value = action, value
-                continue
-            if value > best_value + 1e-9:
-                best, best_value = [action], value
-            elif abs(value - best_value) <= 1e-9:
-                best.append(action)
-        if best and (stop is None or best_value - stop_value >= MIN_GAIN):
-            return self.rng.choice(best)
-        return stop if stop is not None else self.rng.choice(legal)
+        return greedy_choice(world, legal, lambda child: heuristic(child, seat), self.rng.choice)
+
+
+def greedy_choice(
+    world: Any,
+    legal: list[Any],
+    value: Callable[[Any], float],
+    pick: Callable[[list[Any]], Any],
+) -> Any:
+    """The one-ply choice among ``legal`` in ``world``: the action whose result
+    ``value`` rates best, a stop (end turn or pass) unless an action beats the best
+    stop by ``MIN_GAIN``; ``pick`` breaks ties (the medium bot draws at random, the
+    hard bot's model of a rival's reply takes the first)."""
+    best: list[Any] = []
+    best_value = -float("inf")
+    stop: Any = None
+    stop_value = -float("inf")
+    for action in legal:
+        child = world.clone()
+        child.apply(action)
+        v = value(child)
+        if action.kind in STOP_KINDS:
+            # Ending the turn or passing is judged too: passing with a vehicle
+            # still out in the last round is what strands it.
+            if v > stop_value:
+                stop, stop_value = action, v
+            continue
+        if v > best_value + 1e-9:
+            best, best_value = [action], v
+        elif abs(v - best_value) <= 1e-9:
+            best.append(action)
+    if best and (stop is None or best_value - stop_value >= MIN_GAIN):
+        return pick(best)
+    return stop if stop is not None else pick(legal)

@@ -30,6 +30,7 @@ anew — so the search never relies on what the seat cannot see.
 from __future__ import annotations
 
 import math
+import operator
 import random
 import time
 from typing import Any
@@ -42,7 +43,7 @@ from erebus.bots.base import (
     heuristic_of,
     seat_world,
 )
-from erebus.bots.greedy import MIN_GAIN, STOP_KINDS
+from erebus.bots.greedy import greedy_choice
 from erebus.bots.random_bot import biased_choice
 from erebus.core.game import GameSpec
 
@@ -315,22 +316,11 @@ def greedy_reply(module: GameSpec, world: Any) -> Any:
     if len(legal) == 1:
         return legal[0]
     heuristic = heuristic_of(module)
-    best: Any = None
-    best_value = -math.inf
-    stop: Any = None
-    stop_value = -math.inf
-    for action in legal:
-        after = world.clone()
-        after.apply(action)
-        value = _terminal(module, after, seat) if after.is_over else heuristic(after, seat)
-        if action.kind in STOP_KINDS:
-            if value > stop_value:
-                stop, stop_value = action, value
-        elif value > best_value + 1e-9:
-            best, best_value = action, value
-    if best is not None and (stop is None or best_value - stop_value >= MIN_GAIN):
-        return best
-    return stop if stop is not None else legal[0]
+
+    def value(after: Any) -> float:
+        return _terminal(module, after, seat) if after.is_over else heuristic(after, seat)
+
+    return greedy_choice(world, legal, value, operator.itemgetter(0))
 
 
 def _search_candidates(module: GameSpec, world: Any) -> list[Any]:
