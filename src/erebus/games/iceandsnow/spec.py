@@ -125,9 +125,9 @@ def _rl_legal(state: State) -> range:
 
 
 def _rl_observer() -> Any:
-    from erebus.games.iceandsnow import encoding
+    from erebus.games.iceandsnow import observer
 
-    return encoding.observe_fast
+    return observer.Observer()
 
 
 def _rl_mask(state: State) -> Any:
