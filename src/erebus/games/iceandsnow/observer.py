@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from erebus.games.iceandsnow.encoding import _PV_SCALE, CLIP, MAX_SEATS, Encoder, encoder
+from erebus.games.iceandsnow.encoding import _PV_SCALE, CLIP, MAX_SEATS, encoder
 from erebus.games.iceandsnow.layout import CANS, DYN, RIFLES, WOOD, F
 from erebus.games.iceandsnow.position import MODULE_FIELDS
 
@@ -57,7 +57,13 @@ _SCALARS = (
     *("leader", "current", "event", "fleet", "revealed"),
 )
 _get_scalars = operator.attrgetter(*_SCALARS)
-_get_lists = operator.attrgetter("pv", "occ", "col_paid", "boxes", "upgrades", "species")
+_get_lists = operator.attrgetter(
+    *("pv", "occ", "col_paid", "boxes", "upgrades", "species", "dyn_anchors", "mapped"),
+    "placed",
+)
+_PV_ROW = struct.Struct(f"{F}f")  # a seat's player table
+_LC_ROW = struct.Struct("8f")  # the leader's and the current player's one-hots
+_KEEP = 64  # at most this many blocks kept by key (then forgotten all at once)
 _truediv = operator.truediv
 
 
@@ -79,7 +85,6 @@ class Observer:
 
     def __init__(self) -> None:
         self._state: Any = None
-        self._enc: Encoder | None = None
 
     # -- starting over -----------------------------------------------------------------
 
@@ -109,14 +114,17 @@ class Observer:
         modules = (*st.options["modules"], st.scenario)
         self._myths = _MODULE_OF["curse"] in modules
         self._walking = _MODULE_OF["abandoned"] in modules
+        self._no_walk = bytes(4 * self._n_walk)
         t[self._o_glob + 18 + n] = 1  # the player count's one-hot (never changes)
-        # the kept inputs (None: never written)
-        self._seat = -1
+        self._o_inv = self._o_seats + self._per - len(enc.investors)
+        self._inv_index = enc._inv
+        # the kept inputs and blocks (None: never written)
         self._sc: tuple[Any, ...] | None = None
         self._head: tuple[Any, ...] | None = None
-        self._ones: tuple[int, int] = (-1, -1)  # leader's, current's one-hot positions
-        self._col_boxes: tuple[list[Any], list[Any]] | None = None
         self._event_at = -1
+        self._lc_bytes: dict[tuple[Any, Any, int], bytes] = {}
+        self._lc: bytes | None = None
+        self._col_boxes: tuple[list[Any], list[Any]] | None = None
         self._occ: list[Any] | None = None
         self._map_key: tuple[Any, ...] | None = None
         self._cards_key: tuple[list[Any], ...] | None = None
@@ -124,10 +132,13 @@ class Observer:
         self._tails: list[Any] = [None] * n  # per seat: (upgrades, species count, bytes)
         self._slot_rows: list[Any] = [None] * MAX_SEATS
         self._slot_inv: list[int] = [-1] * MAX_SEATS  # the investor one-hot's position
-        self._own_key: tuple[Any, ...] | None = None
+        self._own_bytes: dict[tuple[Any, ...], bytes] = {}
+        self._own: bytes | None = None
         self._myths_key: tuple[Any, ...] | None = None
-        self._myths_seats: tuple[Any, ...] | None = None
-        self._walk_key: tuple[Any, ...] | None = None
+        self._myths_bytes: dict[tuple[Any, ...], bytes] = {}
+        self._myths_seats: bytes | None = None
+        self._walk_bytes: dict[tuple[Any, ...], bytes] = {}
+        self._walk: bytes | None = None
 
     # -- one observation ---------------------------------------------------------------
 
@@ -140,11 +151,16 @@ class Observer:
         mem = self._mem
         n = self._n
         sc = _get_scalars(st)
-        pv, occ, col_paid, boxes, upgrades, species = _get_lists(st)
-        new_seat = seat != self._seat
-        if sc != self._sc or new_seat:
-            self._write_scalars(sc, seat)
-            self._sc = sc
+        (pv, occ, col_paid, boxes, upgrades, species, dyn_anchors, mapped, placed) = _get_lists(st)
+        if sc != self._sc:
+            self._write_scalars(sc)
+        lc = self._lc_bytes.get((sc[12], sc[13], seat))
+        if lc is None:
+            lc = self._lc_of(sc[12], sc[13], seat)
+        if lc is not self._lc:
+            p = 4 * (self._o_glob + 11)
+            mem[p : p + 32] = lc
+            self._lc = lc
         kept = self._col_boxes
         if kept is None or kept[0] != col_paid or kept[1] != boxes:
             g = [float(x) for x in col_paid[:3]]
@@ -161,10 +177,16 @@ class Observer:
             p = 4 * self._o_spaces
             mem[p : p + 4 * k] = _packed(vals)
             self._occ = occ[:]
-        key = (sc[15], st.dyn_anchors, st.mapped, st.placed)
-        if key != self._map_key:
-            self._write_map(key)
-            self._map_key = (key[0], key[1][:], key[2][:], [p[:] for p in key[3]])
+        mk = self._map_key
+        if (
+            mk is None
+            or mk[0] != sc[15]
+            or mk[1] != dyn_anchors
+            or mk[2] != mapped
+            or mk[3] != placed
+        ):
+            self._write_map(sc[15], dyn_anchors, mapped, placed)
+            self._map_key = (sc[15], dyn_anchors[:], mapped[:], [x[:] for x in placed])
         ckey = (st.hu_rev, st.sp_rev, st.discovered)
         if ckey != self._cards_key:
             self._write_cards(ckey)
@@ -173,10 +195,10 @@ class Observer:
         rows, tails, slot_rows, slot_inv = self._rows, self._tails, self._slot_rows, self._slot_inv
         per = self._per
         o_row = 4 * self._o_seats
-        o_inv = self._o_seats + per - len(self._enc.investors)  # type: ignore[union-attr]
+        o_inv = self._o_inv
         revealed = sc[16]
         investor = st.investor
-        inv_index = self._enc._inv  # type: ignore[union-attr]
+        inv_index = self._inv_index
         s = seat
         for k in range(n):
             a = s * F
@@ -188,13 +210,15 @@ class Observer:
                 tail = tails[s]
                 if tail is None or tail[0] != upg or tail[1] != nsp:
                     tail = tails[s] = (upg[:], nsp, self._tail_bytes(upg, nsp))
-                row = rows[s] = (pvs, tail[0], nsp, _packed(list(map(_truediv, pvs, _DIVS))) + tail[2])
+                vals = list(map(_truediv, pvs, _DIVS))
+                if max(vals) > CLIP or min(vals) < -CLIP:
+                    vals = _clipped(vals)
+                row = rows[s] = (pvs, tail[0], nsp, _PV_ROW.pack(*vals) + tail[2])
             if slot_rows[k] is not row:
                 p = o_row + 4 * k * per
                 mem[p : p + len(row[3])] = row[3]
                 slot_rows[k] = row
-            inv = investor[s] if revealed or s == seat else None
-            at = inv_index.get(inv, -1) if inv is not None else -1
+            at = inv_index.get(investor[s], -1) if revealed or s == seat else -1
             if at >= 0:
                 at += o_inv + k * per
             if slot_inv[k] != at:
@@ -208,27 +232,29 @@ class Observer:
                 s = 0
         # the observer's own cards
         carto, inv_opts, carto_opts = st.carto, st.inv_opts, st.carto_opts
-        own = (
+        okey = (
             seat,
             carto[seat] if seat < len(carto) else None,
-            inv_opts[seat] if seat < len(inv_opts) else [],
-            carto_opts[seat] if seat < len(carto_opts) else [],
+            tuple(inv_opts[seat]) if seat < len(inv_opts) else (),
+            tuple(carto_opts[seat]) if seat < len(carto_opts) else (),
         )
-        if own != self._own_key:
-            self._write_own(own)
-            self._own_key = (own[0], own[1], own[2][:], own[3][:])
+        own = self._own_bytes.get(okey)
+        if own is None:
+            own = self._own_of(okey)
+        if own is not self._own:
+            p = 4 * self._o_own
+            mem[p : p + len(own)] = own
+            self._own = own
         if self._myths:
             self._write_myths(st, seat)
         if self._walking:
             self._write_walking(st, seat, pv)
-        self._seat = seat
         return t.copy()
 
     # -- the blocks --------------------------------------------------------------------
 
-    def _write_scalars(self, sc: tuple[Any, ...], seat: int) -> None:
-        """The globals' scalars and one-hots, and the event's one-hot."""
-        t, n = self._t, self._n
+    def _write_scalars(self, sc: tuple[Any, ...]) -> None:
+        """The globals' scalars and the event's one-hot."""
         o = self._o_glob
         head = sc[:12]
         if head != self._head:
@@ -248,30 +274,52 @@ class Observer:
             struct.pack_into("11f", self._mem, 4 * o, *_clipped(g))
             struct.pack_into("2f", self._mem, 4 * (o + 23), *_clipped([sc[10] / 15, sc[11] / 12]))
             self._head = head
-        leader = o + 11 + (int(sc[12]) - seat) % n
-        current = o + 15 + (int(sc[13]) - seat) % n if sc[13] is not None else -1
-        old_leader, old_current = self._ones
-        if (leader, current) != self._ones:
-            if old_leader >= 0:
-                t[old_leader] = 0
-            if old_current >= 0:
-                t[old_current] = 0
-            t[leader] = 1
-            if current >= 0:
-                t[current] = 1
-            self._ones = (leader, current)
         event = sc[14]
         at = self._o_event + (int(event) if event is not None else 0)
         if at != self._event_at:
+            t = self._t
             if self._event_at >= 0:
                 t[self._event_at] = 0
             t[at] = 1
             self._event_at = at
+        self._sc = sc
 
-    def _write_map(self, key: tuple[Any, ...]) -> None:
+    def _lc_of(self, leader: Any, current: Any, seat: int) -> bytes:
+        """The leader's and the current player's one-hots (relative to ``seat``), as
+        float32 bytes, kept by (leader, current, seat)."""
+        n = self._n
+        vals = [0.0] * 8
+        vals[(int(leader) - seat) % n] = 1.0
+        if current is not None:
+            vals[4 + (int(current) - seat) % n] = 1.0
+        lc = self._lc_bytes[leader, current, seat] = _LC_ROW.pack(*vals)
+        return lc
+
+    def _own_of(self, okey: tuple[Any, ...]) -> bytes:
+        """The ``own`` block of (seat, its cartography card, its dealt options), as
+        float32 bytes, kept by that key."""
         enc = self._enc
-        assert enc is not None
-        fleet, dyn_anchors, mapped, placed = key
+        _seat, mine, inv_opts, carto_opts = okey
+        vals = [0.0] * self._n_own
+        if mine in enc._k:
+            vals[enc._k[mine]] = 1.0
+        o = len(enc.cartography)
+        for i in inv_opts:
+            if i in enc._inv:
+                vals[o + enc._inv[i]] = 1.0
+        o += len(enc.investors)
+        for i in carto_opts:
+            if i in enc._k:
+                vals[o + enc._k[i]] = 1.0
+        if len(self._own_bytes) > _KEEP:
+            self._own_bytes.clear()
+        own = self._own_bytes[okey] = struct.pack(f"{len(vals)}f", *vals)
+        return own
+
+    def _write_map(
+        self, fleet: Any, dyn_anchors: list[Any], mapped: list[Any], placed: Any
+    ) -> None:
+        enc = self._enc
         vals = [0.0] * self._n_map
         anchor = enc._a
         na = len(enc.anchors)
@@ -292,7 +340,6 @@ class Observer:
 
     def _write_cards(self, key: tuple[list[Any], ...]) -> None:
         enc = self._enc
-        assert enc is not None
         hu_rev, sp_rev, discovered = key
         vals = [0.0] * self._n_cards
         for h in hu_rev:
@@ -318,27 +365,9 @@ class Observer:
         vals[-1] = nsp / 10
         return _packed(vals)
 
-    def _write_own(self, own: tuple[Any, ...]) -> None:
-        enc = self._enc
-        assert enc is not None
-        _seat, mine, inv_opts, carto_opts = own
-        vals = [0.0] * self._n_own
-        if mine in enc._k:
-            vals[enc._k[mine]] = 1.0
-        o = len(enc.cartography)
-        for i in inv_opts:
-            if i in enc._inv:
-                vals[o + enc._inv[i]] = 1.0
-        o += len(enc.investors)
-        for i in carto_opts:
-            if i in enc._k:
-                vals[o + enc._k[i]] = 1.0
-        struct.pack_into(f"{len(vals)}f", self._mem, 4 * self._o_own, *vals)
-
     def _write_myths(self, st: Any, seat: int) -> None:
         """Inuit Myths' block: cards in play, token, deck size; per slot curse, Inuit."""
         enc = self._enc
-        assert enc is not None
         o = self._o_myths
         key = (st.cr_active, st.creature_at, len(st.cr_deck))
         if key != self._myths_key:
@@ -352,37 +381,53 @@ class Observer:
             vals[-1] = key[2] / 8
             struct.pack_into(f"{len(vals)}f", self._mem, 4 * o, *_clipped(vals))
             self._myths_key = (key[0][:], key[1], key[2])
-        curse, held = st.curse, st.held_inuit
-        skey = (seat, curse, held)
-        if skey != self._myths_seats:
+        skey = (seat, tuple(st.curse), tuple(st.held_inuit))
+        got = self._myths_bytes.get(skey)
+        if got is None:
+            _seat, curse, held = skey
             n = self._n
             vals = []
             for k in range(n):
                 s = (seat + k) % n
                 vals += [float(curse[s]), held[s] / 5]
-            p = o + len(enc.creatures) + len(enc.regions) + 1
-            struct.pack_into(f"{len(vals)}f", self._mem, 4 * p, *_clipped(vals))
-            self._myths_seats = (seat, curse[:], held[:])
+            if len(self._myths_bytes) > _KEEP:
+                self._myths_bytes.clear()
+            got = self._myths_bytes[skey] = _packed(vals)
+        if got is not self._myths_seats:
+            p = 4 * (o + len(enc.creatures) + len(enc.regions) + 1)
+            self._mem[p : p + len(got)] = got
+            self._myths_seats = got
 
     def _write_walking(self, st: Any, seat: int, pv: list[Any]) -> None:
         """Walking on Ice's block (zeros until the ships are abandoned)."""
-        abandoned = st.abandoned
-        if not abandoned:
-            if self._walk_key is not None:
-                p = self._o_walk
-                self._t[p : p + self._n_walk] = 0
-                self._walk_key = None
-            return
+        got: bytes | None = self._no_walk
+        if st.abandoned:
+            n = self._n
+            sick = st.sick
+            cargo = tuple(
+                [
+                    pv[b + DYN] + pv[b + WOOD] + pv[b + RIFLES] + pv[b + CANS] + sick[s]
+                    for s, b in zip(range(n), range(0, n * F, F), strict=True)
+                ]
+            )
+            key = (
+                *(seat, len(st.walk_deck), cargo, tuple(sick)),
+                *(tuple(st.maint), tuple(st.guilt), tuple(st.customs)),
+            )
+            got = self._walk_bytes.get(key)
+            if got is None:
+                got = self._walking_of(key)
+        if got is not self._walk:
+            assert got is not None
+            p = 4 * self._o_walk
+            self._mem[p : p + len(got)] = got
+            self._walk = got
+
+    def _walking_of(self, key: tuple[Any, ...]) -> bytes:
+        """The Walking on Ice block once the ships are abandoned, as float32 bytes."""
+        seat, deck, cargo, sick, maint, guilt, customs = key
         n = self._n
-        maint, guilt, sick, customs = st.maint, st.guilt, st.sick, st.customs
-        cargo = [
-            pv[b + DYN] + pv[b + WOOD] + pv[b + RIFLES] + pv[b + CANS] + sick[s]
-            for s, b in zip(range(n), range(0, n * F, F), strict=True)
-        ]
-        key = (seat, abandoned, len(st.walk_deck), maint, guilt, sick, customs, cargo)
-        if key == self._walk_key:
-            return
-        vals = [1.0, key[2] / 8]
+        vals = [1.0, deck / 8]
         for k in range(n):
             s = (seat + k) % n
             vals += [
@@ -392,8 +437,11 @@ class Observer:
                 float(customs[s] == 2),
                 cargo[s] / 14,
             ]
-        struct.pack_into(f"{len(vals)}f", self._mem, 4 * self._o_walk, *_clipped(vals))
-        self._walk_key = (*key[:3], maint[:], guilt[:], sick[:], customs[:], cargo)
+        vals += [0.0] * (self._n_walk - len(vals))
+        if len(self._walk_bytes) > _KEEP:
+            self._walk_bytes.clear()
+        got = self._walk_bytes[key] = _packed(vals)
+        return got
 
 
 def observer() -> Observer:
