@@ -37,34 +37,53 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from erebus.games.iceandsnow.encoding import _PV_SCALE, CLIP, MAX_SEATS, encoder
+from erebus.games.iceandsnow.encoding import _PV_SCALE, CLIP, encoder
 from erebus.games.iceandsnow.layout import CANS, DYN, RIFLES, WOOD, F
 from erebus.games.iceandsnow.position import MODULE_FIELDS
 
 Observation = npt.NDArray[np.float32]
 
 _MODULE_OF = {key: module for module, key, _kind in MODULE_FIELDS}
-#: The divisors of the player table's fields (as ``encoding._PV_DIV``), as floats.
-_DIVS = tuple(_PV_SCALE.get(i, 10.0) for i in range(F))
 _F4 = struct.Struct("f")
-_ONE = _F4.pack(1.0)
-_ZERO = _F4.pack(0.0)
+
+
+class _Scaled(dict[Any, bytes]):
+    """``x`` -> ``x / div`` clipped to [-CLIP, CLIP], as the float32 bytes the encoding
+    writes (float64 division, then the cast): filled as values are met."""
+
+    __slots__ = ("div",)
+
+    def __init__(self, div: float) -> None:
+        super().__init__()
+        self.div = div
+
+    def __missing__(self, x: Any) -> bytes:
+        v = x / self.div
+        b = self[x] = _F4.pack(CLIP if v > CLIP else -CLIP if v < -CLIP else v)
+        return b
+
+
+#: One table per divisor of the player table's fields (``encoding._PV_DIV``), shared
+#: by every observer: a seat's row is the join of its fields' bytes.
+_SCALED = {d: _Scaled(d) for d in {*_PV_SCALE.values(), 10.0}}
+_PV_TABLES = tuple(_SCALED[_PV_SCALE.get(i, 10.0)] for i in range(F))
+_QUARTERS = _Scaled(4)  # the spaces' occupancy
 #: The scalar fields read at every call, in one getter (scalars only: a tuple of them
 #: is a key that the engine cannot change behind our back).
-_SCALARS = (
+_get_scalars = operator.attrgetter(
     *("round", "final_round", "final_voyage", "over", "lost", "magnetised", "pole_found"),
     *("le_found", "le_progress", "voyage", "inuit_pool", "carto_tokens"),
-    *("leader", "current", "event", "fleet", "revealed"),
+    *("event", "fleet", "revealed"),
 )
-_get_scalars = operator.attrgetter(*_SCALARS)
+_get_lc = operator.attrgetter("leader", "current")
+#: The lists read at every call (compared with copies of them as last written).
 _get_lists = operator.attrgetter(
-    *("pv", "occ", "col_paid", "boxes", "upgrades", "species", "dyn_anchors", "mapped"),
-    "placed",
+    *("pv", "occ", "col_paid", "boxes", "upgrades", "species", "investor"),
+    *("dyn_anchors", "mapped", "placed", "hu_rev", "sp_rev", "discovered"),
 )
-_PV_ROW = struct.Struct(f"{F}f")  # a seat's player table
-_LC_ROW = struct.Struct("8f")  # the leader's and the current player's one-hots
 _KEEP = 64  # at most this many blocks kept by key (then forgotten all at once)
-_truediv = operator.truediv
+_getitem = operator.getitem
+_join = b"".join
 
 
 def _clipped(vals: list[Any]) -> list[Any]:
@@ -107,31 +126,30 @@ class Observer:
         self._o_own, self._n_own = L["own"]
         self._o_myths = L["myths"][0]
         self._o_walk, self._n_walk = L["walking"]
-        U = len(enc.upgrades)
-        self._per = F + U + 1 + len(enc.investors)
         self._upg_index = {u: i for i, u in enumerate(enc.upgrades)}
-        self._U = U
         modules = (*st.options["modules"], st.scenario)
         self._myths = _MODULE_OF["curse"] in modules
         self._walking = _MODULE_OF["abandoned"] in modules
         self._no_walk = bytes(4 * self._n_walk)
         t[self._o_glob + 18 + n] = 1  # the player count's one-hot (never changes)
-        self._o_inv = self._o_seats + self._per - len(enc.investors)
-        self._inv_index = enc._inv
+        self._starts = [(s, s * F) for s in range(n)]
+        self._others = [[(seat + k) % n for k in range(1, n)] for seat in range(n)]
         # the kept inputs and blocks (None: never written)
         self._sc: tuple[Any, ...] | None = None
         self._head: tuple[Any, ...] | None = None
         self._event_at = -1
-        self._lc_bytes: dict[tuple[Any, Any, int], bytes] = {}
+        self._lc_bytes: dict[tuple[Any, Any], list[bytes]] = {}
         self._lc: bytes | None = None
         self._col_boxes: tuple[list[Any], list[Any]] | None = None
         self._occ: list[Any] | None = None
         self._map_key: tuple[Any, ...] | None = None
         self._cards_key: tuple[list[Any], ...] | None = None
-        self._rows: list[Any] = [None] * n  # per seat: (pv row, upgrades, species, bytes)
-        self._tails: list[Any] = [None] * n  # per seat: (upgrades, species count, bytes)
-        self._slot_rows: list[Any] = [None] * MAX_SEATS
-        self._slot_inv: list[int] = [-1] * MAX_SEATS  # the investor one-hot's position
+        self._pv_rows: list[Any] = [None] * n  # per seat: its player table as written
+        self._pv_bytes: list[bytes] = [b""] * n  # ... as float32 bytes
+        self._tails_key: tuple[Any, ...] | None = None  # upgrades, species, investors
+        self._tails: list[tuple[bytes, bytes]] = []  # per seat: investor hidden, shown
+        self._seats_seat = -1  # the seat the seat block was last written for
+        self._revealed: Any = None  # ... and whether the investors were revealed
         self._own_bytes: dict[tuple[Any, ...], bytes] = {}
         self._own: bytes | None = None
         self._myths_key: tuple[Any, ...] | None = None
@@ -147,20 +165,21 @@ class Observer:
             raise ValueError(f"no seat {seat!r} in a {st.n}-player game")
         if st is not self._state:
             self._start(st)
-        t = self._t
         mem = self._mem
-        n = self._n
         sc = _get_scalars(st)
-        (pv, occ, col_paid, boxes, upgrades, species, dyn_anchors, mapped, placed) = _get_lists(st)
         if sc != self._sc:
             self._write_scalars(sc)
-        lc = self._lc_bytes.get((sc[12], sc[13], seat))
-        if lc is None:
-            lc = self._lc_of(sc[12], sc[13], seat)
-        if lc is not self._lc:
+        lc = _get_lc(st)
+        got = self._lc_bytes.get(lc)
+        if got is None:
+            got = self._lc_of(lc)
+        lcb = got[seat]
+        if lcb is not self._lc:
             p = 4 * (self._o_glob + 11)
-            mem[p : p + 32] = lc
-            self._lc = lc
+            mem[p : p + 32] = lcb
+            self._lc = lcb
+        pv, occ, col_paid, boxes, upgrades, species, investor, *rest = _get_lists(st)
+        dyn_anchors, mapped, placed, hu_rev, sp_rev, discovered = rest
         kept = self._col_boxes
         if kept is None or kept[0] != col_paid or kept[1] != boxes:
             g = [float(x) for x in col_paid[:3]]
@@ -172,64 +191,53 @@ class Observer:
             self._col_boxes = (col_paid[:], boxes[:])
         if occ != self._occ:
             k = self._n_spaces
-            vals = [x / 4 for x in occ[:k]]
-            vals += [0.0] * (k - len(vals))
+            b = _join(map(_QUARTERS.__getitem__, occ[:k]))
             p = 4 * self._o_spaces
-            mem[p : p + 4 * k] = _packed(vals)
+            mem[p : p + len(b)] = b
+            if len(b) < 4 * k:
+                mem[p + len(b) : p + 4 * k] = bytes(4 * k - len(b))
             self._occ = occ[:]
         mk = self._map_key
+        fleet = sc[13]
         if (
             mk is None
-            or mk[0] != sc[15]
+            or mk[0] != fleet
             or mk[1] != dyn_anchors
             or mk[2] != mapped
             or mk[3] != placed
         ):
-            self._write_map(sc[15], dyn_anchors, mapped, placed)
-            self._map_key = (sc[15], dyn_anchors[:], mapped[:], [x[:] for x in placed])
-        ckey = (st.hu_rev, st.sp_rev, st.discovered)
-        if ckey != self._cards_key:
-            self._write_cards(ckey)
-            self._cards_key = (ckey[0][:], ckey[1][:], ckey[2][:])
-        # the seats' rows, slot k = seat (seat + k) % n
-        rows, tails, slot_rows, slot_inv = self._rows, self._tails, self._slot_rows, self._slot_inv
-        per = self._per
-        o_row = 4 * self._o_seats
-        o_inv = self._o_inv
-        revealed = sc[16]
-        investor = st.investor
-        inv_index = self._inv_index
-        s = seat
-        for k in range(n):
-            a = s * F
-            pvs = pv[a : a + F]
-            row = rows[s]
-            upg = upgrades[s]
-            nsp = len(species[s])
-            if row is None or row[0] != pvs or row[1] != upg or row[2] != nsp:
-                tail = tails[s]
-                if tail is None or tail[0] != upg or tail[1] != nsp:
-                    tail = tails[s] = (upg[:], nsp, self._tail_bytes(upg, nsp))
-                vals = list(map(_truediv, pvs, _DIVS))
-                if max(vals) > CLIP or min(vals) < -CLIP:
-                    vals = _clipped(vals)
-                row = rows[s] = (pvs, tail[0], nsp, _PV_ROW.pack(*vals) + tail[2])
-            if slot_rows[k] is not row:
-                p = o_row + 4 * k * per
-                mem[p : p + len(row[3])] = row[3]
-                slot_rows[k] = row
-            at = inv_index.get(investor[s], -1) if revealed or s == seat else -1
-            if at >= 0:
-                at += o_inv + k * per
-            if slot_inv[k] != at:
-                if slot_inv[k] >= 0:
-                    t[slot_inv[k]] = 0
-                if at >= 0:
-                    t[at] = 1
-                slot_inv[k] = at
-            s += 1
-            if s == n:
-                s = 0
+            self._write_map(fleet, dyn_anchors, mapped, placed)
+            self._map_key = (fleet, dyn_anchors[:], mapped[:], [x[:] for x in placed])
+        ck = self._cards_key
+        if ck is None or ck[0] != hu_rev or ck[1] != sp_rev or ck[2] != discovered:
+            self._write_cards(hu_rev, sp_rev, discovered)
+            self._cards_key = (hu_rev[:], sp_rev[:], discovered[:])
+        # the seat block: slot k = seat (seat + k) % n, each row its player table's
+        # bytes, then its tail (upgrades, species, investor shown or not)
+        changed = seat != self._seats_seat
+        pv_rows, pv_bytes = self._pv_rows, self._pv_bytes
+        for s, a in self._starts:
+            row = pv[a : a + F]
+            if row != pv_rows[s]:
+                pv_rows[s] = row
+                pv_bytes[s] = _join(map(_getitem, _PV_TABLES, row))
+                changed = True
+        revealed = sc[14]
+        tk = self._tails_key
+        if tk is None or tk[0] != upgrades or tk[1] != species or tk[2] != investor:
+            self._write_tails(upgrades, species, investor)
+            changed = True
+        if changed or revealed != self._revealed:
+            tails = self._tails
+            vis = 1 if revealed else 0
+            parts = [pv_bytes[seat], tails[seat][1]]
+            for s in self._others[seat]:
+                parts += (pv_bytes[s], tails[s][vis])
+            b = _join(parts)
+            p = 4 * self._o_seats
+            mem[p : p + len(b)] = b
+            self._seats_seat = seat
+            self._revealed = revealed
         # the observer's own cards
         carto, inv_opts, carto_opts = st.carto, st.inv_opts, st.carto_opts
         okey = (
@@ -249,7 +257,7 @@ class Observer:
             self._write_myths(st, seat)
         if self._walking:
             self._write_walking(st, seat, pv)
-        return t.copy()
+        return self._t.copy()
 
     # -- the blocks --------------------------------------------------------------------
 
@@ -274,7 +282,7 @@ class Observer:
             struct.pack_into("11f", self._mem, 4 * o, *_clipped(g))
             struct.pack_into("2f", self._mem, 4 * (o + 23), *_clipped([sc[10] / 15, sc[11] / 12]))
             self._head = head
-        event = sc[14]
+        event = sc[12]
         at = self._o_event + (int(event) if event is not None else 0)
         if at != self._event_at:
             t = self._t
@@ -284,16 +292,50 @@ class Observer:
             self._event_at = at
         self._sc = sc
 
-    def _lc_of(self, leader: Any, current: Any, seat: int) -> bytes:
-        """The leader's and the current player's one-hots (relative to ``seat``), as
-        float32 bytes, kept by (leader, current, seat)."""
+    def _lc_of(self, lc: tuple[Any, Any]) -> list[bytes]:
+        """The leader's and the current player's one-hots, relative to each seat, as
+        float32 bytes (one per seat), kept by (leader, current)."""
+        leader, current = lc
         n = self._n
-        vals = [0.0] * 8
-        vals[(int(leader) - seat) % n] = 1.0
-        if current is not None:
-            vals[4 + (int(current) - seat) % n] = 1.0
-        lc = self._lc_bytes[leader, current, seat] = _LC_ROW.pack(*vals)
-        return lc
+        got = []
+        for seat in range(n):
+            vals = [0.0] * 8
+            vals[(int(leader) - seat) % n] = 1.0
+            if current is not None:
+                vals[4 + (int(current) - seat) % n] = 1.0
+            got.append(struct.pack("8f", *vals))
+        self._lc_bytes[lc] = got
+        return got
+
+    def _write_tails(self, upgrades: list[Any], species: list[Any], investor: list[Any]) -> None:
+        """Each seat's row after its player table: the upgrades it owns (bits), its
+        species (count/10) and its investor's one-hot — zeros where it is hidden, as
+        (hidden, shown) float32 bytes."""
+        enc = self._enc
+        index = self._upg_index
+        inv_index = enc._inv
+        nu, ni = len(enc.upgrades), len(enc.investors)
+        tails = []
+        for s in range(self._n):
+            vals = [0.0] * (nu + 1 + ni)
+            for u in upgrades[s]:
+                if u in index:
+                    vals[index[u]] = 1.0
+            vals[nu] = len(species[s]) / 10
+            hidden = _packed(vals)
+            inv = investor[s]
+            if inv in inv_index:
+                vals[nu + 1 + inv_index[inv]] = 1.0
+                shown = _packed(vals)
+            else:
+                shown = hidden
+            tails.append((hidden, shown))
+        self._tails = tails
+        self._tails_key = (
+            [u[:] for u in upgrades],
+            [x[:] for x in species],
+            investor[:],
+        )
 
     def _own_of(self, okey: tuple[Any, ...]) -> bytes:
         """The ``own`` block of (seat, its cartography card, its dealt options), as
@@ -338,9 +380,8 @@ class Observer:
             vals[o + 2 * int(idx) + (0 if side == "A" else 1)] = 1.0
         struct.pack_into(f"{len(vals)}f", self._mem, 4 * self._o_map, *vals)
 
-    def _write_cards(self, key: tuple[list[Any], ...]) -> None:
+    def _write_cards(self, hu_rev: list[Any], sp_rev: list[Any], discovered: list[Any]) -> None:
         enc = self._enc
-        hu_rev, sp_rev, discovered = key
         vals = [0.0] * self._n_cards
         for h in hu_rev:
             if h in enc._h:
@@ -354,16 +395,6 @@ class Observer:
             if s in enc._sp:
                 vals[o + enc._sp[s]] = 1.0
         struct.pack_into(f"{len(vals)}f", self._mem, 4 * self._o_cards, *vals)
-
-    def _tail_bytes(self, upg: list[Any], nsp: int) -> bytes:
-        """A seat row's upgrade bits and species count, as float32 bytes."""
-        vals = [0.0] * (self._U + 1)
-        index = self._upg_index
-        for u in upg:
-            if u in index:
-                vals[index[u]] = 1.0
-        vals[-1] = nsp / 10
-        return _packed(vals)
 
     def _write_myths(self, st: Any, seat: int) -> None:
         """Inuit Myths' block: cards in play, token, deck size; per slot curse, Inuit."""
