@@ -80,6 +80,7 @@ _get_lc = operator.attrgetter("leader", "current")
 _get_lists = operator.attrgetter(
     *("pv", "occ", "col_paid", "boxes", "upgrades", "species", "investor"),
     *("dyn_anchors", "mapped", "placed", "hu_rev", "sp_rev", "discovered"),
+    *("carto", "inv_opts", "carto_opts"),
 )
 _KEEP = 64  # at most this many blocks kept by key (then forgotten all at once)
 _getitem = operator.getitem
@@ -120,8 +121,7 @@ class Observer:
         self._o_glob = L["globals"][0]
         self._o_event = L["event"][0]
         self._o_spaces, self._n_spaces = L["spaces"]
-        self._o_map, self._n_map = L["map"]
-        self._o_cards, self._n_cards = L["cards"]
+        self._o_map = L["map"][0]
         self._o_seats = L["seats"][0]
         self._o_own, self._n_own = L["own"]
         self._o_myths = L["myths"][0]
@@ -140,17 +140,35 @@ class Observer:
         self._event_at = -1
         self._lc_bytes: dict[tuple[Any, Any], list[bytes]] = {}
         self._lc: bytes | None = None
-        self._col_boxes: tuple[list[Any], list[Any]] | None = None
+        self._col_paid: list[Any] | None = None
+        self._boxes: list[Any] | None = None
         self._occ: list[Any] | None = None
-        self._map_key: tuple[Any, ...] | None = None
-        self._cards_key: tuple[list[Any], ...] | None = None
+        # the map's and the cards' one-hots: per list, (its index, the block's offset)
+        na, nr, nh = len(enc.anchors), len(enc.regions), len(enc.hunting)
+        o_map, o_cards = L["map"][0], L["cards"][0]
+        self._groups = (
+            (enc._a, o_map + na),  # dynamite-marked anchors
+            (enc._r, o_map + 2 * na),  # mapped regions
+            (enc._h, o_cards),  # revealed hunting cards
+            (enc._sc, o_cards + nh),  # revealed species cards
+            (enc._sp, o_cards + nh + len(enc.species_cards)),  # species discovered
+        )
+        self._kept: list[Any] = [None] * len(self._groups)
+        self._ones: list[set[int]] = [set() for _ in self._groups]
+        self._o_sections = o_map + 2 * na + nr
+        self._placed: Any = None
+        self._placed_ones: set[int] = set()
+        self._fleet_at = -1
         self._pv_rows: list[Any] = [None] * n  # per seat: its player table as written
         self._pv_bytes: list[bytes] = [b""] * n  # ... as float32 bytes
         self._tails_key: tuple[Any, ...] | None = None  # upgrades, species, investors
         self._tails: list[tuple[bytes, bytes]] = []  # per seat: investor hidden, shown
         self._seats_seat = -1  # the seat the seat block was last written for
         self._revealed: Any = None  # ... and whether the investors were revealed
-        self._own_bytes: dict[tuple[Any, ...], bytes] = {}
+        self._carto: Any = None  # the lists the own block was last built from
+        self._inv_opts: Any = None
+        self._carto_opts: Any = None
+        self._own_bytes: list[bytes | None] = [None] * n  # per seat
         self._own: bytes | None = None
         self._myths_key: tuple[Any, ...] | None = None
         self._myths_bytes: dict[tuple[Any, ...], bytes] = {}
@@ -178,17 +196,16 @@ class Observer:
             p = 4 * (self._o_glob + 11)
             mem[p : p + 32] = lcb
             self._lc = lcb
-        pv, occ, col_paid, boxes, upgrades, species, investor, *rest = _get_lists(st)
-        dyn_anchors, mapped, placed, hu_rev, sp_rev, discovered = rest
-        kept = self._col_boxes
-        if kept is None or kept[0] != col_paid or kept[1] != boxes:
+        (pv, occ, col_paid, boxes, upgrades, species, investor, dyn_anchors, mapped, placed,
+         hu_rev, sp_rev, discovered, carto, inv_opts, carto_opts) = _get_lists(st)  # fmt: skip
+        if boxes != self._boxes or col_paid != self._col_paid:
             g = [float(x) for x in col_paid[:3]]
             g += [0.0] * (3 - len(g))
             g += [x / 10 for x in boxes[:12]]
             g += [0.0] * (15 - len(g))
             p = 4 * (self._o_glob + 25)
             mem[p : p + 60] = _packed(g)
-            self._col_boxes = (col_paid[:], boxes[:])
+            self._col_paid, self._boxes = col_paid[:], boxes[:]
         if occ != self._occ:
             k = self._n_spaces
             b = _join(map(_QUARTERS.__getitem__, occ[:k]))
@@ -197,21 +214,23 @@ class Observer:
             if len(b) < 4 * k:
                 mem[p + len(b) : p + 4 * k] = bytes(4 * k - len(b))
             self._occ = occ[:]
-        mk = self._map_key
-        fleet = sc[13]
-        if (
-            mk is None
-            or mk[0] != fleet
-            or mk[1] != dyn_anchors
-            or mk[2] != mapped
-            or mk[3] != placed
-        ):
-            self._write_map(fleet, dyn_anchors, mapped, placed)
-            self._map_key = (fleet, dyn_anchors[:], mapped[:], [x[:] for x in placed])
-        ck = self._cards_key
-        if ck is None or ck[0] != hu_rev or ck[1] != sp_rev or ck[2] != discovered:
-            self._write_cards(hu_rev, sp_rev, discovered)
-            self._cards_key = (hu_rev[:], sp_rev[:], discovered[:])
+        kk = self._kept  # the map's and the cards' lists as last written
+        if dyn_anchors != kk[0]:
+            self._regroup(0, dyn_anchors)
+        if mapped != kk[1]:
+            self._regroup(1, mapped)
+        if hu_rev != kk[2]:
+            self._regroup(2, hu_rev)
+        if sp_rev != kk[3]:
+            self._regroup(3, sp_rev)
+        if discovered != kk[4]:
+            self._regroup(4, discovered)
+        if placed != self._placed:
+            base = self._o_sections
+            new = {base + 2 * int(idx) + (0 if side == "A" else 1) for idx, side in placed}
+            self._move_ones(self._placed_ones, new)
+            self._placed_ones = new
+            self._placed = [x[:] for x in placed]
         # the seat block: slot k = seat (seat + k) % n, each row its player table's
         # bytes, then its tail (upgrades, species, investor shown or not)
         changed = seat != self._seats_seat
@@ -239,16 +258,14 @@ class Observer:
             self._seats_seat = seat
             self._revealed = revealed
         # the observer's own cards
-        carto, inv_opts, carto_opts = st.carto, st.inv_opts, st.carto_opts
-        okey = (
-            seat,
-            carto[seat] if seat < len(carto) else None,
-            tuple(inv_opts[seat]) if seat < len(inv_opts) else (),
-            tuple(carto_opts[seat]) if seat < len(carto_opts) else (),
-        )
-        own = self._own_bytes.get(okey)
+        if carto != self._carto or inv_opts != self._inv_opts or carto_opts != self._carto_opts:
+            self._own_bytes = [None] * self._n
+            self._carto = carto[:]
+            self._inv_opts = [x[:] for x in inv_opts]
+            self._carto_opts = [x[:] for x in carto_opts]
+        own = self._own_bytes[seat]
         if own is None:
-            own = self._own_of(okey)
+            own = self._own_bytes[seat] = self._own_of(seat, carto, inv_opts, carto_opts)
         if own is not self._own:
             p = 4 * self._o_own
             mem[p : p + len(own)] = own
@@ -290,6 +307,16 @@ class Observer:
                 t[self._event_at] = 0
             t[at] = 1
             self._event_at = at
+        fleet = self._enc._a.get(sc[13], -1) if sc[13] is not None else -1
+        if fleet >= 0:
+            fleet += self._o_map
+        if fleet != self._fleet_at:
+            t = self._t
+            if self._fleet_at >= 0:
+                t[self._fleet_at] = 0
+            if fleet >= 0:
+                t[fleet] = 1
+            self._fleet_at = fleet
         self._sc = sc
 
     def _lc_of(self, lc: tuple[Any, Any]) -> list[bytes]:
@@ -337,64 +364,39 @@ class Observer:
             investor[:],
         )
 
-    def _own_of(self, okey: tuple[Any, ...]) -> bytes:
-        """The ``own`` block of (seat, its cartography card, its dealt options), as
-        float32 bytes, kept by that key."""
+    def _own_of(self, seat: int, carto: Any, inv_opts: Any, carto_opts: Any) -> bytes:
+        """The ``own`` block of ``seat`` (its cartography card, its dealt options), as
+        float32 bytes."""
         enc = self._enc
-        _seat, mine, inv_opts, carto_opts = okey
         vals = [0.0] * self._n_own
+        mine = carto[seat] if seat < len(carto) else None
         if mine in enc._k:
             vals[enc._k[mine]] = 1.0
         o = len(enc.cartography)
-        for i in inv_opts:
+        for i in inv_opts[seat] if seat < len(inv_opts) else []:
             if i in enc._inv:
                 vals[o + enc._inv[i]] = 1.0
         o += len(enc.investors)
-        for i in carto_opts:
+        for i in carto_opts[seat] if seat < len(carto_opts) else []:
             if i in enc._k:
                 vals[o + enc._k[i]] = 1.0
-        if len(self._own_bytes) > _KEEP:
-            self._own_bytes.clear()
-        own = self._own_bytes[okey] = struct.pack(f"{len(vals)}f", *vals)
-        return own
+        return struct.pack(f"{len(vals)}f", *vals)
 
-    def _write_map(
-        self, fleet: Any, dyn_anchors: list[Any], mapped: list[Any], placed: Any
-    ) -> None:
-        enc = self._enc
-        vals = [0.0] * self._n_map
-        anchor = enc._a
-        na = len(enc.anchors)
-        if fleet in anchor:
-            vals[anchor[fleet]] = 1.0
-        for a in dyn_anchors:
-            if a in anchor:
-                vals[na + anchor[a]] = 1.0
-        o = 2 * na
-        region = enc._r
-        for r in mapped:
-            if r in region:
-                vals[o + region[r]] = 1.0
-        o += len(enc.regions)
-        for idx, side in placed:
-            vals[o + 2 * int(idx) + (0 if side == "A" else 1)] = 1.0
-        struct.pack_into(f"{len(vals)}f", self._mem, 4 * self._o_map, *vals)
+    def _regroup(self, group: int, items: list[Any]) -> None:
+        """The ones of a list of the map or the cards (:attr:`_groups`), moved."""
+        index, base = self._groups[group]
+        new = {base + index[x] for x in items if x in index}
+        self._move_ones(self._ones[group], new)
+        self._ones[group] = new
+        self._kept[group] = items[:]
 
-    def _write_cards(self, hu_rev: list[Any], sp_rev: list[Any], discovered: list[Any]) -> None:
-        enc = self._enc
-        vals = [0.0] * self._n_cards
-        for h in hu_rev:
-            if h in enc._h:
-                vals[enc._h[h]] = 1.0
-        o = len(enc.hunting)
-        for s in sp_rev:
-            if s in enc._sc:
-                vals[o + enc._sc[s]] = 1.0
-        o += len(enc.species_cards)
-        for s in discovered:
-            if s in enc._sp:
-                vals[o + enc._sp[s]] = 1.0
-        struct.pack_into(f"{len(vals)}f", self._mem, 4 * self._o_cards, *vals)
+    def _move_ones(self, old: set[int], new: set[int]) -> None:
+        """1 at the positions ``new``, 0 at those of ``old`` that it lacks."""
+        t = self._t
+        for i in old - new:
+            t[i] = 0
+        for i in new - old:
+            t[i] = 1
 
     def _write_myths(self, st: Any, seat: int) -> None:
         """Inuit Myths' block: cards in play, token, deck size; per slot curse, Inuit."""
