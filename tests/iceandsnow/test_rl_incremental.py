@@ -1,10 +1,14 @@
-"""Through Ice and Snow's fast observation and kept mask equal the from-scratch ones.
+"""Through Ice and Snow's incremental observation and kept mask equal the from-scratch ones.
 
-The environment observes through ``encoding.observe_fast`` (the view's fields read
-straight from the state) and keeps one mask across steps; along random games of the
-base game, the modules and the solo scenarios, every observation of every agent must
-equal ``encoding.observe(state, seat)`` (built from ``state.view(seat)``, so no
-hidden information can slip in) and every mask ``encoding.legal_mask(state)``.
+The environment observes through ``observer.Observer`` (the last observation kept as a
+template, a block rebuilt only when what it is made of changed) and keeps one mask
+across steps; along random games of the base game, the modules and the solo scenarios,
+every observation of every agent must equal ``encoding.observe(state, seat)`` (built
+from ``state.view(seat)``, so no hidden information can slip in), bit for bit, and
+every mask ``encoding.legal_mask(state)``.  The observer is also driven directly: seats
+observing in random order (repeats, every seat, several times a step), Walking on Ice
+past the ships' abandonment, Inuit Myths' curses, and one observer moved from game to
+game (another content, another player count) and back.
 """
 
 from __future__ import annotations
@@ -18,6 +22,8 @@ pytest.importorskip("pettingzoo")
 
 from erebus.core.errors import IllegalAction
 from erebus.games.iceandsnow import encoding as enc
+from erebus.games.iceandsnow import new_game
+from erebus.games.iceandsnow.observer import Observer
 from erebus.rl import game_env
 
 CASES = [
@@ -42,7 +48,7 @@ def test_fast_observation_and_kept_mask_equal_scratch(
             for other in env.possible_agents:
                 seat = env._seat[other]
                 obs = env.observe(other)
-                assert np.array_equal(obs["observation"], enc.observe(st, seat))
+                assert obs["observation"].tobytes() == enc.observe(st, seat).tobytes()
                 if not st.is_over and st.current_player == seat:
                     assert np.array_equal(obs["action_mask"], enc.legal_mask(st))
                 else:
@@ -101,3 +107,105 @@ def test_the_encoding_reads_the_cached_legal_list_without_changing_it() -> None:
         legal.clear()
         assert st.legal_actions() and st._legal_list() == st.legal_actions()
         st.apply(st.legal_actions()[rng.randrange(len(st.legal_actions()))])
+
+
+def _same(got: np.ndarray, st: object, seat: int) -> None:
+    want = enc.observe(st, seat)
+    assert got.dtype == np.float32 and got.shape == want.shape
+    assert got.tobytes() == want.tobytes(), np.flatnonzero(got != want)
+
+
+WALKING = {"modules": ["walking_on_ice"]}
+ALL = {"modules": ["inuit_myths", "walking_on_ice", "legendary_expeditions"]}
+DIRECT = [
+    *CASES,
+    (1, {"scenario": "magnetic-north-pole"}),
+    (1, {"scenario": "amundsens-voyage"}),
+    (2, WALKING),
+    (4, WALKING),
+    (2, {"modules": ["inuit_myths"], "modes": ["dual_species"]}),
+    (3, ALL),
+]
+
+
+@pytest.mark.parametrize(("players", "options"), DIRECT)
+def test_observer_equals_scratch_for_seats_in_any_order(
+    players: int, options: dict[str, object] | None
+) -> None:
+    """Several observations a step, of seats in random order (the same seat twice,
+    a seat not to move), each equal to the view's encoding; the returned arrays are
+    the observer's no longer (changing one changes nothing)."""
+    rng = random.Random(10 + players)
+    for seed in (3, 4):
+        st = new_game(players, seed, options)
+        ob = Observer()
+        while True:
+            for _ in range(rng.randrange(1, 2 * players + 1)):
+                seat = rng.randrange(players)
+                got = ob(st, seat)
+                _same(got, st, seat)
+                got[:] = 7.0
+            if st.is_over:
+                break
+            legal = st.legal_actions()
+            st.apply(legal[rng.randrange(len(legal))])
+
+
+def test_observer_reaches_the_modules_blocks() -> None:
+    """Walking on Ice's block after the ships are abandoned and Inuit Myths' curses,
+    every seat observing each step."""
+    seen = {"abandoned": 0, "curse": 0, "unrevealed": 0}
+    for players, seed in ((2, 1), (3, 2), (3, 5), (4, 3)):
+        st = new_game(players, seed, ALL)
+        ob = Observer()
+        rng = random.Random(seed)
+        while not st.is_over:
+            seen["abandoned"] += bool(st.abandoned)
+            seen["curse"] += any(st.curse)
+            seen["unrevealed"] += not st.revealed
+            for seat in rng.sample(range(players), players):
+                _same(ob(st, seat), st, seat)
+            legal = st.legal_actions()
+            st.apply(legal[rng.randrange(len(legal))])
+        _same(ob(st, 0), st, 0)
+    assert all(seen.values()), seen
+
+
+def test_one_observer_moves_from_game_to_game() -> None:
+    """An observer handed another state starts over (another content and size, another
+    player count), and again when handed the first one back."""
+    games = [
+        new_game(2, 1),
+        new_game(3, 2, ALL),
+        new_game(1, 3, {"scenario": "lost-expedition"}),
+        new_game(4, 4, {"modes": ["survival", "shelters"]}),
+    ]
+    ob = Observer()
+    rng = random.Random(5)
+    for _ in range(120):
+        st = rng.choice(games)
+        if st.is_over:
+            continue
+        seat = rng.randrange(st.n)
+        _same(ob(st, seat), st, seat)
+        legal = st.legal_actions()
+        st.apply(legal[rng.randrange(len(legal))])
+        _same(ob(st, seat), st, seat)
+
+
+def test_observer_checks_the_seat() -> None:
+    st = new_game(2, 1)
+    ob = Observer()
+    for bad in (2, -1, "0", None):
+        with pytest.raises(ValueError):
+            ob(st, bad)  # type: ignore[arg-type]
+    _same(ob(st, 1), st, 1)
+
+
+def test_the_env_observes_through_an_observer_made_at_each_reset() -> None:
+    env = game_env("iceandsnow", 2)
+    env.reset(seed=1)
+    first = env._observe
+    assert isinstance(first, Observer)
+    env.reset(seed=2)
+    assert isinstance(env._observe, Observer) and env._observe is not first
