@@ -76,10 +76,11 @@ _get_scalars = operator.attrgetter(
     *("event", "fleet", "revealed"),
 )
 _get_lc = operator.attrgetter("leader", "current")
-#: The lists read at every call (compared with copies of them as last written).
-_get_lists = operator.attrgetter(
-    *("pv", "occ", "col_paid", "boxes", "upgrades", "species", "investor"),
-    *("dyn_anchors", "mapped", "placed", "hu_rev", "sp_rev", "discovered"),
+#: The lists read at every call, compared with copies of them as last written: those
+#: that change often, one by one; those that change a few times a game, all at once.
+_get_often = operator.attrgetter("pv", "occ", "boxes", "dyn_anchors", "hu_rev", "sp_rev")
+_get_rare = operator.attrgetter(
+    *("col_paid", "upgrades", "species", "investor", "mapped", "placed", "discovered"),
     *("carto", "inv_opts", "carto_opts"),
 )
 _KEEP = 64  # at most this many blocks kept by key (then forgotten all at once)
@@ -140,7 +141,7 @@ class Observer:
         self._event_at = -1
         self._lc_bytes: dict[tuple[Any, Any], list[bytes]] = {}
         self._lc: bytes | None = None
-        self._col_paid: list[Any] | None = None
+        self._rare: tuple[Any, ...] | None = None  # copies of _get_rare's lists
         self._boxes: list[Any] | None = None
         self._occ: list[Any] | None = None
         # the map's and the cards' one-hots: per list, (its index, the block's offset)
@@ -156,18 +157,14 @@ class Observer:
         self._kept: list[Any] = [None] * len(self._groups)
         self._ones: list[set[int]] = [set() for _ in self._groups]
         self._o_sections = o_map + 2 * na + nr
-        self._placed: Any = None
         self._placed_ones: set[int] = set()
         self._fleet_at = -1
         self._pv_rows: list[Any] = [None] * n  # per seat: its player table as written
         self._pv_bytes: list[bytes] = [b""] * n  # ... as float32 bytes
-        self._tails_key: tuple[Any, ...] | None = None  # upgrades, species, investors
         self._tails: list[tuple[bytes, bytes]] = []  # per seat: investor hidden, shown
+        self._tails_new = False  # not yet in the seat block
         self._seats_seat = -1  # the seat the seat block was last written for
         self._revealed: Any = None  # ... and whether the investors were revealed
-        self._carto: Any = None  # the lists the own block was last built from
-        self._inv_opts: Any = None
-        self._carto_opts: Any = None
         self._own_bytes: list[bytes | None] = [None] * n  # per seat
         self._own: bytes | None = None
         self._myths_key: tuple[Any, ...] | None = None
@@ -196,16 +193,16 @@ class Observer:
             p = 4 * (self._o_glob + 11)
             mem[p : p + 32] = lcb
             self._lc = lcb
-        (pv, occ, col_paid, boxes, upgrades, species, investor, dyn_anchors, mapped, placed,
-         hu_rev, sp_rev, discovered, carto, inv_opts, carto_opts) = _get_lists(st)  # fmt: skip
-        if boxes != self._boxes or col_paid != self._col_paid:
-            g = [float(x) for x in col_paid[:3]]
-            g += [0.0] * (3 - len(g))
-            g += [x / 10 for x in boxes[:12]]
-            g += [0.0] * (15 - len(g))
-            p = 4 * (self._o_glob + 25)
-            mem[p : p + 60] = _packed(g)
-            self._col_paid, self._boxes = col_paid[:], boxes[:]
+        pv, occ, boxes, dyn_anchors, hu_rev, sp_rev = _get_often(st)
+        rare = _get_rare(st)
+        if rare != self._rare:
+            self._write_rare(rare)
+        if boxes != self._boxes:
+            p = 4 * (self._o_glob + 28)
+            vals = [x / 10 for x in boxes[:12]]
+            vals += [0.0] * (12 - len(vals))
+            mem[p : p + 48] = _packed(vals)
+            self._boxes = boxes[:]
         if occ != self._occ:
             k = self._n_spaces
             b = _join(map(_QUARTERS.__getitem__, occ[:k]))
@@ -214,23 +211,16 @@ class Observer:
             if len(b) < 4 * k:
                 mem[p + len(b) : p + 4 * k] = bytes(4 * k - len(b))
             self._occ = occ[:]
-        kk = self._kept  # the map's and the cards' lists as last written
+        kk = self._kept  # the map's and the cards' lists that change often
         if dyn_anchors != kk[0]:
             self._regroup(0, dyn_anchors)
-        if mapped != kk[1]:
-            self._regroup(1, mapped)
+            kk[0] = dyn_anchors[:]
         if hu_rev != kk[2]:
             self._regroup(2, hu_rev)
+            kk[2] = hu_rev[:]
         if sp_rev != kk[3]:
             self._regroup(3, sp_rev)
-        if discovered != kk[4]:
-            self._regroup(4, discovered)
-        if placed != self._placed:
-            base = self._o_sections
-            new = {base + 2 * int(idx) + (0 if side == "A" else 1) for idx, side in placed}
-            self._move_ones(self._placed_ones, new)
-            self._placed_ones = new
-            self._placed = [x[:] for x in placed]
+            kk[3] = sp_rev[:]
         # the seat block: slot k = seat (seat + k) % n, each row its player table's
         # bytes, then its tail (upgrades, species, investor shown or not)
         changed = seat != self._seats_seat
@@ -242,11 +232,7 @@ class Observer:
                 pv_bytes[s] = _join(map(_getitem, _PV_TABLES, row))
                 changed = True
         revealed = sc[14]
-        tk = self._tails_key
-        if tk is None or tk[0] != upgrades or tk[1] != species or tk[2] != investor:
-            self._write_tails(upgrades, species, investor)
-            changed = True
-        if changed or revealed != self._revealed:
+        if changed or self._tails_new or revealed != self._revealed:
             tails = self._tails
             vis = 1 if revealed else 0
             parts = [pv_bytes[seat], tails[seat][1]]
@@ -257,15 +243,11 @@ class Observer:
             mem[p : p + len(b)] = b
             self._seats_seat = seat
             self._revealed = revealed
+            self._tails_new = False
         # the observer's own cards
-        if carto != self._carto or inv_opts != self._inv_opts or carto_opts != self._carto_opts:
-            self._own_bytes = [None] * self._n
-            self._carto = carto[:]
-            self._inv_opts = [x[:] for x in inv_opts]
-            self._carto_opts = [x[:] for x in carto_opts]
         own = self._own_bytes[seat]
         if own is None:
-            own = self._own_bytes[seat] = self._own_of(seat, carto, inv_opts, carto_opts)
+            own = self._own_bytes[seat] = self._own_of(seat, *rare[7:])
         if own is not self._own:
             p = 4 * self._o_own
             mem[p : p + len(own)] = own
@@ -334,6 +316,34 @@ class Observer:
         self._lc_bytes[lc] = got
         return got
 
+    def _write_rare(self, rare: tuple[Any, ...]) -> None:
+        """The blocks of the lists that change a few times a game (:data:`_get_rare`):
+        those that differ from their copies in :attr:`_rare` are written anew."""
+        old = self._rare or (None,) * len(rare)
+        col_paid, upgrades, species, investor, mapped, placed, discovered, *own = rare
+        if col_paid != old[0]:
+            vals = [float(x) for x in col_paid[:3]]
+            vals += [0.0] * (3 - len(vals))
+            struct.pack_into("3f", self._mem, 4 * (self._o_glob + 25), *_clipped(vals))
+        if upgrades != old[1] or species != old[2] or investor != old[3]:
+            self._write_tails(upgrades, species, investor)
+        if mapped != old[4]:
+            self._regroup(1, mapped)
+        if placed != old[5]:
+            base = self._o_sections
+            new = {base + 2 * int(idx) + (0 if side == "A" else 1) for idx, side in placed}
+            self._move_ones(self._placed_ones, new)
+            self._placed_ones = new
+        if discovered != old[6]:
+            self._regroup(4, discovered)
+        if own != list(old[7:]):
+            self._own_bytes = [None] * self._n
+        self._rare = (
+            *(col_paid[:], [u[:] for u in upgrades], [x[:] for x in species], investor[:]),
+            *(mapped[:], [x[:] for x in placed], discovered[:]),
+            *(own[0][:], [x[:] for x in own[1]], [x[:] for x in own[2]]),
+        )
+
     def _write_tails(self, upgrades: list[Any], species: list[Any], investor: list[Any]) -> None:
         """Each seat's row after its player table: the upgrades it owns (bits), its
         species (count/10) and its investor's one-hot — zeros where it is hidden, as
@@ -358,11 +368,7 @@ class Observer:
                 shown = hidden
             tails.append((hidden, shown))
         self._tails = tails
-        self._tails_key = (
-            [u[:] for u in upgrades],
-            [x[:] for x in species],
-            investor[:],
-        )
+        self._tails_new = True
 
     def _own_of(self, seat: int, carto: Any, inv_opts: Any, carto_opts: Any) -> bytes:
         """The ``own`` block of ``seat`` (its cartography card, its dealt options), as
@@ -388,7 +394,6 @@ class Observer:
         new = {base + index[x] for x in items if x in index}
         self._move_ones(self._ones[group], new)
         self._ones[group] = new
-        self._kept[group] = items[:]
 
     def _move_ones(self, old: set[int], new: set[int]) -> None:
         """1 at the positions ``new``, 0 at those of ``old`` that it lacks."""
