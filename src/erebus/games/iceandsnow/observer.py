@@ -68,21 +68,6 @@ class _Scaled(dict[Any, bytes]):
 _SCALED = {d: _Scaled(d) for d in {*_PV_SCALE.values(), 10.0}}
 _PV_TABLES = tuple(_SCALED[_PV_SCALE.get(i, 10.0)] for i in range(F))
 _QUARTERS = _Scaled(4)  # the spaces' occupancy
-#: The scalar fields read at every call, in one getter (scalars only: a tuple of them
-#: is a key that the engine cannot change behind our back).
-_get_scalars = operator.attrgetter(
-    *("round", "final_round", "final_voyage", "over", "lost", "magnetised", "pole_found"),
-    *("le_found", "le_progress", "voyage", "inuit_pool", "carto_tokens"),
-    *("event", "fleet", "revealed"),
-)
-_get_lc = operator.attrgetter("leader", "current")
-#: The lists read at every call, compared with copies of them as last written: those
-#: that change often, one by one; those that change a few times a game, all at once.
-_get_often = operator.attrgetter("pv", "occ", "boxes", "dyn_anchors", "hu_rev", "sp_rev")
-_get_rare = operator.attrgetter(
-    *("col_paid", "upgrades", "species", "investor", "mapped", "placed", "discovered"),
-    *("carto", "inv_opts", "carto_opts"),
-)
 _KEEP = 64  # at most this many blocks kept by key (then forgotten all at once)
 _getitem = operator.getitem
 _join = b"".join
@@ -141,7 +126,7 @@ class Observer:
         self._event_at = -1
         self._lc_bytes: dict[tuple[Any, Any], list[bytes]] = {}
         self._lc: bytes | None = None
-        self._rare: tuple[Any, ...] | None = None  # copies of _get_rare's lists
+        self._rare: tuple[Any, ...] | None = None  # copies of the rare lists
         self._boxes: list[Any] | None = None
         self._occ: list[Any] | None = None
         # the map's and the cards' one-hots: per list, (its index, the block's offset)
@@ -181,10 +166,17 @@ class Observer:
         if st is not self._state:
             self._start(st)
         mem = self._mem
-        sc = _get_scalars(st)
+        # The fields are read one by one: an attribute load costs a tenth of what
+        # operator.attrgetter pays per field on this class.  The scalars (a tuple of
+        # them is a key the engine cannot change behind our back):
+        sc = (
+            *(st.round, st.final_round, st.final_voyage, st.over, st.lost, st.magnetised),
+            *(st.pole_found, st.le_found, st.le_progress, st.voyage, st.inuit_pool),
+            *(st.carto_tokens, st.event, st.fleet, st.revealed),
+        )
         if sc != self._sc:
             self._write_scalars(sc)
-        lc = _get_lc(st)
+        lc = (st.leader, st.current)
         got = self._lc_bytes.get(lc)
         if got is None:
             got = self._lc_of(lc)
@@ -193,8 +185,13 @@ class Observer:
             p = 4 * (self._o_glob + 11)
             mem[p : p + 32] = lcb
             self._lc = lcb
-        pv, occ, boxes, dyn_anchors, hu_rev, sp_rev = _get_often(st)
-        rare = _get_rare(st)
+        # The lists are compared with copies of them as last written: those that change
+        # often one by one, those that change a few times a game all at once.
+        pv, occ, boxes = st.pv, st.occ, st.boxes
+        rare = (
+            *(st.col_paid, st.upgrades, st.species, st.investor, st.mapped, st.placed),
+            *(st.discovered, st.carto, st.inv_opts, st.carto_opts),
+        )
         if rare != self._rare:
             self._write_rare(rare)
         if boxes != self._boxes:
@@ -212,6 +209,7 @@ class Observer:
                 mem[p + len(b) : p + 4 * k] = bytes(4 * k - len(b))
             self._occ = occ[:]
         kk = self._kept  # the map's and the cards' lists that change often
+        dyn_anchors, hu_rev, sp_rev = st.dyn_anchors, st.hu_rev, st.sp_rev
         if dyn_anchors != kk[0]:
             self._regroup(0, dyn_anchors)
             kk[0] = dyn_anchors[:]
@@ -317,7 +315,7 @@ class Observer:
         return got
 
     def _write_rare(self, rare: tuple[Any, ...]) -> None:
-        """The blocks of the lists that change a few times a game (:data:`_get_rare`):
+        """The blocks of the lists that change a few times a game (``rare``):
         those that differ from their copies in :attr:`_rare` are written anew."""
         old = self._rare or (None,) * len(rare)
         col_paid, upgrades, species, investor, mapped, placed, discovered, *own = rare
