@@ -45,6 +45,7 @@ Observation = npt.NDArray[np.float32]
 
 _MODULE_OF = {key: module for module, key, _kind in MODULE_FIELDS}
 _F4 = struct.Struct("f")
+_ONE, _ZERO = _F4.pack(1.0), _F4.pack(0.0)
 
 
 class _Scaled(dict[Any, bytes]):
@@ -68,6 +69,7 @@ class _Scaled(dict[Any, bytes]):
 _SCALED = {d: _Scaled(d) for d in {*_PV_SCALE.values(), 10.0}}
 _PV_TABLES = tuple(_SCALED[_PV_SCALE.get(i, 10.0)] for i in range(F))
 _QUARTERS = _Scaled(4)  # the spaces' occupancy
+_TENTHS = _SCALED[10.0]  # the species counts
 _KEEP = 64  # at most this many blocks kept by key (then forgotten all at once)
 _getitem = operator.getitem
 _join = b"".join
@@ -146,7 +148,14 @@ class Observer:
         self._fleet_at = -1
         self._pv_rows: list[Any] = [None] * n  # per seat: its player table as written
         self._pv_bytes: list[bytes] = [b""] * n  # ... as float32 bytes
-        self._tails: list[tuple[bytes, bytes]] = []  # per seat: investor hidden, shown
+        self._tails: list[tuple[bytes, bytes]] = [(b"", b"")] * n  # per seat: investor
+        # hidden, shown; their parts:
+        self._no_upgrades = [_ZERO] * len(enc.upgrades)
+        self._no_investor = _ZERO * len(enc.investors)
+        self._inv_bytes = {
+            inv: _join([_ONE if j == i else _ZERO for j in range(len(enc.investors))])
+            for inv, i in enc._inv.items()
+        }
         self._tails_new = False  # not yet in the seat block
         self._seats_seat = -1  # the seat the seat block was last written for
         self._revealed: Any = None  # ... and whether the investors were revealed
@@ -345,27 +354,24 @@ class Observer:
     def _write_tails(self, upgrades: list[Any], species: list[Any], investor: list[Any]) -> None:
         """Each seat's row after its player table: the upgrades it owns (bits), its
         species (count/10) and its investor's one-hot — zeros where it is hidden, as
-        (hidden, shown) float32 bytes."""
-        enc = self._enc
+        (hidden, shown) float32 bytes; built again only for the seats whose upgrades,
+        species count or investor changed."""
+        old = self._rare
+        tails = self._tails
         index = self._upg_index
-        inv_index = enc._inv
-        nu, ni = len(enc.upgrades), len(enc.investors)
-        tails = []
+        inv_bytes = self._inv_bytes
         for s in range(self._n):
-            vals = [0.0] * (nu + 1 + ni)
-            for u in upgrades[s]:
+            upg, nsp, inv = upgrades[s], len(species[s]), investor[s]
+            if old is not None and upg == old[1][s] and nsp == len(old[2][s]) and inv == old[3][s]:
+                continue
+            bits = self._no_upgrades[:]
+            for u in upg:
                 if u in index:
-                    vals[index[u]] = 1.0
-            vals[nu] = len(species[s]) / 10
-            hidden = _packed(vals)
-            inv = investor[s]
-            if inv in inv_index:
-                vals[nu + 1 + inv_index[inv]] = 1.0
-                shown = _packed(vals)
-            else:
-                shown = hidden
-            tails.append((hidden, shown))
-        self._tails = tails
+                    bits[index[u]] = _ONE
+            head = _join(bits) + _TENTHS[nsp]
+            hidden = head + self._no_investor
+            shown = head + inv_bytes[inv] if inv in inv_bytes else hidden
+            tails[s] = (hidden, shown)
         self._tails_new = True
 
     def _own_of(self, seat: int, carto: Any, inv_opts: Any, carto_opts: Any) -> bytes:
