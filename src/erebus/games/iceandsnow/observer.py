@@ -70,6 +70,8 @@ _SCALED = {d: _Scaled(d) for d in {*_PV_SCALE.values(), 10.0}}
 _PV_TABLES = tuple(_SCALED[_PV_SCALE.get(i, 10.0)] for i in range(F))
 _QUARTERS = _Scaled(4)  # the spaces' occupancy
 _TENTHS = _SCALED[10.0]  # the species counts
+# the globals' scalars
+_FLAGS, _FIFTHS, _TWELFTHS, _FIFTEENTHS = _Scaled(1), _Scaled(5), _Scaled(12), _Scaled(15)
 _KEEP = 64  # at most this many blocks kept by key (then forgotten all at once)
 _getitem = operator.getitem
 _join = b"".join
@@ -272,21 +274,20 @@ class Observer:
         o = self._o_glob
         head = sc[:12]
         if head != self._head:
-            g = [
-                sc[0] / 12,
-                float(sc[1]),
-                float(sc[2]),
-                float(sc[3]),
-                float(sc[4]),
-                float(sc[5]),
-                float(sc[6]),
-                float(sc[7]),
-                sc[8] / 5,
-                float(sc[9] == "coastal"),
-                float(sc[9] == "open"),
-            ]
-            struct.pack_into("11f", self._mem, 4 * o, *_clipped(g))
-            struct.pack_into("2f", self._mem, 4 * (o + 23), *_clipped([sc[10] / 15, sc[11] / 12]))
+            # round/12, seven flags (float(x) is x/1), progress/5, the voyage type
+            flag = _FLAGS
+            b = _join(
+                [
+                    *(_TWELFTHS[sc[0]], flag[sc[1]], flag[sc[2]], flag[sc[3]], flag[sc[4]]),
+                    *(flag[sc[5]], flag[sc[6]], flag[sc[7]], _FIFTHS[sc[8]]),
+                    *(flag[sc[9] == "coastal"], flag[sc[9] == "open"]),
+                ]
+            )
+            p = 4 * o
+            mem = self._mem
+            mem[p : p + 44] = b
+            p += 4 * 23  # the Inuit pool/15, the cartography tokens/12
+            mem[p : p + 8] = _FIFTEENTHS[sc[10]] + _TWELFTHS[sc[11]]
             self._head = head
         event = sc[12]
         at = self._o_event + (int(event) if event is not None else 0)
