@@ -4,25 +4,31 @@
 features from scratch at every call: a fresh vector, Python loops over every block,
 a numpy division per seat row and a clip over the whole vector.  An RL environment
 asks for one observation per step of the *same* game, and a step changes little of
-it: an action places crew (the board's occupancy), moves the turn on and changes the
-acting seat's player table; the map, the revealed cards, the event, the upgrades and
+it: an action places crew (the spaces' occupancy), moves the turn on and changes a
+seat's player table or two; the map, the revealed cards, the event, the upgrades and
 the modules' blocks change a few times a game.  :class:`Observer` keeps the last
 observation as a template and groups its blocks by the state fields they are made
 of; each group keeps its inputs as they were last written (copies: the engine
-changes its lists in place) and is rebuilt only when they differ.  The per-seat
-parts (the player table, the Inuit Myths and Walking on Ice rows) are built per seat,
-packed once per change as float32 bytes and copied into the template's memory only
-into a slot that showed another seat's row (the slots turn with the observing seat);
-the one-hots (event, leader, current player, investor) move a 1 where they changed.
-The clip to [-2, 2] is applied to a block's values when it is rebuilt (clipping the
-float64 values before their cast to float32 gives the float32 clip's result), never
-over the whole vector.  Per-call costs are most of the work at this size, so the
-fewer Python and numpy calls the better.  The result is the same vector, bit for bit
-(``tests/iceandsnow/test_rl_incremental.py`` checks it against ``observe``, built
-from ``state.view(seat)``, along random games, every seat observing), returned as a
-copy of the template.  Only what the view shows is read: the hidden fields
-(cartography cards, dealt options, unrevealed investors) for the observing seat
-only, and the decks' sizes, not their order.
+changes its lists in place) and is written again only when they differ — the lists
+that change often one by one, those that change a few times a game compared all at
+once.  Values are written as float32 bytes into the template's memory: most numbers
+come from a table of the bytes of ``x / divisor`` clipped to [-2, 2] (filled as
+values are met; clipping the float64 quotient before its cast gives the float32
+clip's result), the rest are packed from a block's list of values, clipped when it
+is written (never a clip over the whole vector); so a seat's player table is one
+join of its fields' bytes, and the seat block, whose slots turn with the observing
+seat, one copy of the seats' rows joined.  The one-hots (event, fleet, map, cards) move their 1s where they changed;
+the parts that depend on the observing seat (leader and current player, own cards,
+the modules' per-seat rows) are kept per seat and copied in when the seat changes.
+Per-call costs are most of the work at this size, so the fewer Python and numpy
+calls the better: the fields are read by attribute loads, numpy is called for the
+final copy and a few one-hot writes only.  The result is the same vector, bit for
+bit (``tests/iceandsnow/test_rl_incremental.py`` checks it against ``observe``,
+built from ``state.view(seat)``, along random games of the base game, the modules
+and the solo scenarios, every seat observing), returned as a copy of the template.
+Only what the view shows is read: the hidden fields (cartography cards, dealt
+options, unrevealed investors) for the observing seat only, the decks' sizes, not
+their order.
 
 One observer follows one game at a time: it notices a different state object and
 starts over, and the environment makes a new one at every ``reset()``.
@@ -50,7 +56,8 @@ _ONE, _ZERO = _F4.pack(1.0), _F4.pack(0.0)
 
 class _Scaled(dict[Any, bytes]):
     """``x`` -> ``x / div`` clipped to [-CLIP, CLIP], as the float32 bytes the encoding
-    writes (float64 division, then the cast): filled as values are met."""
+    writes (float64 division, then the cast): filled as values are met (the state's
+    numbers are small integers, so a table holds a few dozen entries)."""
 
     __slots__ = ("div",)
 
@@ -69,7 +76,7 @@ class _Scaled(dict[Any, bytes]):
 _SCALED = {d: _Scaled(d) for d in {*_PV_SCALE.values(), 10.0}}
 _PV_TABLES = tuple(_SCALED[_PV_SCALE.get(i, 10.0)] for i in range(F))
 _QUARTERS = _Scaled(4)  # the spaces' occupancy
-_TENTHS = _SCALED[10.0]  # the species counts
+_TENTHS = _SCALED[10.0]  # the species counts, the warehouse boxes
 # the globals' scalars
 _FLAGS, _FIFTHS, _TWELFTHS, _FIFTEENTHS = _Scaled(1), _Scaled(5), _Scaled(12), _Scaled(15)
 _KEEP = 64  # at most this many blocks kept by key (then forgotten all at once)
@@ -207,9 +214,8 @@ class Observer:
             self._write_rare(rare)
         if boxes != self._boxes:
             p = 4 * (self._o_glob + 28)
-            vals = [x / 10 for x in boxes[:12]]
-            vals += [0.0] * (12 - len(vals))
-            mem[p : p + 48] = _packed(vals)
+            b = _join(map(_TENTHS.__getitem__, boxes[:12]))
+            mem[p : p + 48] = b + bytes(48 - len(b))
             self._boxes = boxes[:]
         if occ != self._occ:
             k = self._n_spaces
