@@ -17,9 +17,10 @@ values are met; clipping the float64 quotient before its cast gives the float32
 clip's result), the rest are packed from a block's list of values, clipped when it
 is written (never a clip over the whole vector); so a seat's player table is one
 join of its fields' bytes, and the seat block, whose slots turn with the observing
-seat, one copy of the seats' rows joined.  The one-hots (event, fleet, map, cards) move their 1s where they changed;
-the parts that depend on the observing seat (leader and current player, own cards,
-the modules' per-seat rows) are kept per seat and copied in when the seat changes.
+seat, one copy of the seats' rows joined.  The one-hots (event, fleet, map, cards)
+move their 1s where they changed; the parts that depend on the observing seat
+(leader and current player, own cards, the modules' per-seat rows) are kept per
+seat and copied in when the seat changes.
 Per-call costs are most of the work at this size, so the fewer Python and numpy
 calls the better: the fields are read by attribute loads, numpy is called for the
 final copy and a few one-hot writes only.  The result is the same vector, bit for
@@ -79,7 +80,6 @@ _QUARTERS = _Scaled(4)  # the spaces' occupancy
 _TENTHS = _SCALED[10.0]  # the species counts, the warehouse boxes
 # the globals' scalars
 _FLAGS, _FIFTHS, _TWELFTHS, _FIFTEENTHS = _Scaled(1), _Scaled(5), _Scaled(12), _Scaled(15)
-_KEEP = 64  # at most this many blocks kept by key (then forgotten all at once)
 _getitem = operator.getitem
 _join = b"".join
 
@@ -171,9 +171,11 @@ class Observer:
         self._own_bytes: list[bytes | None] = [None] * n  # per seat
         self._own: bytes | None = None
         self._myths_key: tuple[Any, ...] | None = None
-        self._myths_bytes: dict[tuple[Any, ...], bytes] = {}
+        self._myths_in: tuple[list[Any], list[Any]] | None = None  # curses, held Inuit
+        self._myths_rows: list[bytes | None] = [None] * n  # per seat
         self._myths_seats: bytes | None = None
-        self._walk_bytes: dict[tuple[Any, ...], bytes] = {}
+        self._walk_in: tuple[Any, ...] | None = None  # what the block is made of
+        self._walk_rows: list[bytes | None] = [None] * n  # per seat
         self._walk: bytes | None = None
 
     # -- one observation ---------------------------------------------------------------
@@ -238,16 +240,16 @@ class Observer:
             kk[3] = sp_rev[:]
         # the seat block: slot k = seat (seat + k) % n, each row its player table's
         # bytes, then its tail (upgrades, species, investor shown or not)
-        changed = seat != self._seats_seat
+        pv_new = False
         pv_rows, pv_bytes = self._pv_rows, self._pv_bytes
         for s, a in self._starts:
             row = pv[a : a + F]
             if row != pv_rows[s]:
                 pv_rows[s] = row
                 pv_bytes[s] = _join(map(_getitem, _PV_TABLES, row))
-                changed = True
+                pv_new = True
         revealed = sc[14]
-        if changed or self._tails_new or revealed != self._revealed:
+        if pv_new or seat != self._seats_seat or self._tails_new or revealed != self._revealed:
             tails = self._tails
             vis = 1 if revealed else 0
             parts = [pv_bytes[seat], tails[seat][1]]
@@ -270,7 +272,7 @@ class Observer:
         if self._myths:
             self._write_myths(st, seat)
         if self._walking:
-            self._write_walking(st, seat, pv)
+            self._write_walking(st, seat, pv, pv_new)
         return self._t.copy()
 
     # -- the blocks --------------------------------------------------------------------
@@ -430,51 +432,64 @@ class Observer:
             vals[-1] = key[2] / 8
             struct.pack_into(f"{len(vals)}f", self._mem, 4 * o, *_clipped(vals))
             self._myths_key = (key[0][:], key[1], key[2])
-        skey = (seat, tuple(st.curse), tuple(st.held_inuit))
-        got = self._myths_bytes.get(skey)
+        curse, held = st.curse, st.held_inuit
+        kept = self._myths_in
+        if kept is None or kept[0] != curse or kept[1] != held:
+            self._myths_in = (curse[:], held[:])
+            self._myths_rows = [None] * self._n
+        got = self._myths_rows[seat]
         if got is None:
-            _seat, curse, held = skey
             n = self._n
             vals = []
             for k in range(n):
                 s = (seat + k) % n
                 vals += [float(curse[s]), held[s] / 5]
-            if len(self._myths_bytes) > _KEEP:
-                self._myths_bytes.clear()
-            got = self._myths_bytes[skey] = _packed(vals)
+            got = self._myths_rows[seat] = _packed(vals)
         if got is not self._myths_seats:
             p = 4 * (o + len(enc.creatures) + len(enc.regions) + 1)
             self._mem[p : p + len(got)] = got
             self._myths_seats = got
 
-    def _write_walking(self, st: Any, seat: int, pv: list[Any]) -> None:
-        """Walking on Ice's block (zeros until the ships are abandoned)."""
-        got: bytes | None = self._no_walk
+    def _write_walking(self, st: Any, seat: int, pv: list[Any], pv_new: bool) -> None:
+        """Walking on Ice's block (zeros until the ships are abandoned); ``pv_new``:
+        a player table changed since the last call (the cargo counts some of it)."""
+        got = self._no_walk
         if st.abandoned:
-            n = self._n
-            sick = st.sick
-            cargo = tuple(
-                [
+            maint, guilt, sick, customs = st.maint, st.guilt, st.sick, st.customs
+            deck = len(st.walk_deck)
+            kept = self._walk_in
+            if (
+                pv_new
+                or kept is None
+                or kept[0] != maint
+                or kept[1] != guilt
+                or kept[2] != sick
+                or kept[3] != customs
+                or kept[4] != deck
+            ):
+                n = self._n
+                cargo = [
                     pv[b + DYN] + pv[b + WOOD] + pv[b + RIFLES] + pv[b + CANS] + sick[s]
                     for s, b in zip(range(n), range(0, n * F, F), strict=True)
                 ]
-            )
-            key = (
-                *(seat, len(st.walk_deck), cargo, tuple(sick)),
-                *(tuple(st.maint), tuple(st.guilt), tuple(st.customs)),
-            )
-            got = self._walk_bytes.get(key)
-            if got is None:
-                got = self._walking_of(key)
+                new = (maint[:], guilt[:], sick[:], customs[:], deck, cargo)
+                if new != kept:
+                    self._walk_in = new
+                    self._walk_rows = [None] * n
+            row = self._walk_rows[seat]
+            if row is None:
+                row = self._walk_rows[seat] = self._walking_of(seat)
+            got = row
         if got is not self._walk:
-            assert got is not None
             p = 4 * self._o_walk
             self._mem[p : p + len(got)] = got
             self._walk = got
 
-    def _walking_of(self, key: tuple[Any, ...]) -> bytes:
-        """The Walking on Ice block once the ships are abandoned, as float32 bytes."""
-        seat, deck, cargo, sick, maint, guilt, customs = key
+    def _walking_of(self, seat: int) -> bytes:
+        """The Walking on Ice block once the ships are abandoned, seen from ``seat``,
+        as float32 bytes (from :attr:`_walk_in`)."""
+        assert self._walk_in is not None
+        maint, guilt, sick, customs, deck, cargo = self._walk_in
         n = self._n
         vals = [1.0, deck / 8]
         for k in range(n):
@@ -487,10 +502,7 @@ class Observer:
                 cargo[s] / 14,
             ]
         vals += [0.0] * (self._n_walk - len(vals))
-        if len(self._walk_bytes) > _KEEP:
-            self._walk_bytes.clear()
-        got = self._walk_bytes[key] = _packed(vals)
-        return got
+        return _packed(vals)
 
 
 def observer() -> Observer:
