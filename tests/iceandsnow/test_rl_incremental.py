@@ -209,3 +209,23 @@ def test_the_env_observes_through_an_observer_made_at_each_reset() -> None:
     assert isinstance(first, Observer)
     env.reset(seed=2)
     assert isinstance(env._observe, Observer) and env._observe is not first
+
+
+@pytest.mark.parametrize(
+    ("players", "options"),
+    [(2, None), (3, ALL), (4, {"modes": ["survival", "shelters", "dual_species"]})],
+)
+def test_observer_along_greedy_games(players: int, options: dict[str, object] | None) -> None:
+    """Games a greedy bot plays last longer than random ones (later rounds, more
+    points, upgrades, species): every seat observing at every step."""
+    from erebus.bots import make_bot
+
+    st = new_game(players, 7, options)
+    ob = Observer()
+    bot = make_bot("greedy", seed=1)
+    while not st.is_over:
+        for seat in range(players):
+            _same(ob(st, seat), st, seat)
+        st.apply(bot.choose(st))
+    assert st.round >= 7
+    _same(ob(st, 1), st, 1)
