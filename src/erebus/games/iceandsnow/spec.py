@@ -125,6 +125,8 @@ def _rl_legal(state: State) -> range:
 
 
 def _rl_observer() -> Any:
+    """A new incremental observer (one per game: the environment asks at every reset);
+    its observations equal ``encoding.observe``'s, bit for bit."""
     from erebus.games.iceandsnow import observer
 
     return observer.Observer()
