@@ -124,3 +124,33 @@ def test_a_leaf_where_the_rival_moves_gets_the_greedy_reply_first() -> None:
     mine = state.clone()  # the root seat to move: no reply
     bot._reply(mine, spec)
     assert mine.to_json() == state.to_json()
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_at_three_or_four_players_every_rival_replies_until_the_bot_moves_again(
+    players: int,
+) -> None:
+    # Measured 2026-12-04 b (docs/iceandsnow-balance.md): the next seat's reply alone
+    # lost to no reply; the round of replies, at most one decision fewer than the seats,
+    # beat both.
+    spec = get_game("iceandsnow")
+    state = _play(
+        players,
+        until=lambda s: s.round >= 2 and s.phase == "action" and len(s.legal_actions()) > 3,
+    )
+    me = state.current_player
+    bot = MctsBot(BotSpec("mcts", 1, None, 10))
+    bot.choose(state)
+    assert bot._me == me and bot._seats == players
+    leaf = state.clone()
+    while not leaf.is_over and leaf.current_player == me:
+        leaf.apply(leaf.legal_actions()[0])
+    expected = leaf.clone()
+    replies = 0
+    while replies < players - 1 and not expected.is_over and expected.current_player != me:
+        expected.apply(greedy_reply(spec, expected))
+        replies += 1
+    assert replies >= 2  # more than the next seat's reply was played
+    replied = leaf.clone()
+    bot._reply(replied, spec)
+    assert replied.to_json() == expected.to_json()

@@ -107,7 +107,7 @@ class Analyst(MctsBot):
         self.temperature = temperature
 
     def _evaluate(self, world: Any, module: GameSpec) -> list[float]:
-        self._reply(world, module)  # the hard bot's leaf: after the rival's reply
+        self._reply(world, module)  # the hard bot's leaf: after the rivals' replies
         n = len(world.scores())
         out = [0.0] * n
         if self.own_turn_only:

@@ -21,10 +21,11 @@ anew — so the search never relies on what the seat cannot see.
 * A game may give the search its own evaluator and action filter
   (``GameSpec.search_heuristic``, ``search_actions``: a policy prior as pruning);
   the one-ply greedy bot keeps ``heuristic`` and ``bot_actions``.
-* A game whose tree plans only the mover's own turn may ask for the rival's reply
+* A game whose tree plans only the mover's own turn may ask for the rivals' replies
   (``SearchHints.rival_reply``): a leaf where a rival is to move is first played on
-  by that rival's one-ply greedy choice, so an action is valued after the reply it
-  invites (a majority taken, a card snatched), not as if the rival passed.
+  by the rivals' one-ply greedy choices until the mover is to act again, so an action
+  is valued after the replies it invites (a majority taken, a card snatched), not as
+  if the rivals passed.
 """
 
 from __future__ import annotations
@@ -93,6 +94,7 @@ class MctsBot:
         self.own_turn_only = module.search.own_turn_only
         self.rival_reply = module.search.rival_reply and self.own_turn_only
         self._me = world.current_player
+        self._seats = len(world.scores())
         self._base = self._heuristic(world, self._me)
         legal = _search_candidates(module, world)
         iterations = self.spec.iterations
@@ -261,9 +263,17 @@ class MctsBot:
         return [math.tanh((v - mean) / scale) for v in values]
 
     def _reply(self, world: Any, module: GameSpec) -> None:
-        """With ``rival_reply``: a leaf where a rival is to move gets that rival's
-        one-ply greedy action first (``world`` is the leaf's own copy)."""
-        if self.rival_reply and not world.is_over and world.current_player != self._me:
+        """With ``rival_reply``: a leaf where a rival is to move is played on by the
+        rivals' one-ply greedy choices, one decision at a time, until the searching seat
+        is to move again — at most one decision fewer than the seats, so at 2 players the
+        one rival's reply, at 3–4 the round of replies before the seat's next action
+        (``world`` is the leaf's own copy).  At 3–4 players the next seat's reply alone
+        lost to no reply at all (docs/iceandsnow-balance.md, 2026-12-04 b)."""
+        if not self.rival_reply:
+            return
+        for _ in range(self._seats - 1):
+            if world.is_over or world.current_player == self._me:
+                return
             world.apply(greedy_reply(module, world))
 
     def analyse(
@@ -281,6 +291,7 @@ class MctsBot:
         self.own_turn_only = module.search.own_turn_only
         self.rival_reply = module.search.rival_reply and self.own_turn_only
         self._me = world.current_player
+        self._seats = len(world.scores())
         self._base = self._heuristic(world, self._me) if base is None else base
         self._root_only = None
         legal = _search_candidates(module, world) or everything

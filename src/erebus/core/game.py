@@ -38,9 +38,10 @@ class SearchHints:
     the search spends its budget on the best ``root_screen``; 0 = never.
     ``reward_scale``: the heuristic lead (in points) at which ``tanh`` saturates the
     reward, relative to the game's scores.  ``rival_reply``: with ``own_turn_only``,
-    a leaf where a rival is to move is first played on by that rival's one-ply greedy
-    reply (the game's ``heuristic``, as the medium bot chooses), so the search values
-    its action against the reply it leaves open."""
+    a leaf where a rival is to move is first played on by the rivals' one-ply greedy
+    replies (the game's ``heuristic``, as the medium bot chooses), one decision at a
+    time until the searching seat is to move again (at most one fewer than the seats),
+    so the search values its action against the replies it leaves open."""
 
     own_turn_only: bool = True
     root_screen: int = 0
