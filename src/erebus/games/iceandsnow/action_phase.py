@@ -57,6 +57,7 @@ from erebus.games.iceandsnow.resources import acquire_species
 
 if TYPE_CHECKING:
     from erebus.games.iceandsnow.events_cards import EventCardRules as State
+    from erebus.games.iceandsnow.tables import Tables
 
 ROLE_INDEX = {
     "captain": 0,
@@ -193,32 +194,150 @@ Suffix = tuple[str | None, str | None, int | None, int | None, Take | None, str 
 
 _new = tuple.__new__
 _NO_PAY = (0, 0, 0, 0)
+#: The deposits of a take that owes none (``None``: no deposit).
+_NO_DEPOSIT: tuple[str | None, ...] = (None,)
+_PLAIN: tuple[Suffix, ...] = ((None, None, None, None, None, None),)
 #: Built blocks of ``take`` actions (one space, one crew requirement, one set of
-#: suffixes), shared by every state: the same blocks come back all game long.
+#: suffixes), shared by every state: the same blocks come back all game long.  A key
+#: is ``(crews, space index, …)``: ``crews`` the :class:`_Crews` of the available crew
+#: and proxies (hashed by identity, so a key is cheap to hash and to compare), then
+#: what the space's crew options and suffixes depend on (:func:`take_actions`).
 _BLOCKS: dict[tuple[object, ...], tuple[Action, ...]] = {}
 _BLOCKS_MAX = 1 << 14
 _BLOCK_MAX_LEN = 1024
+#: How many :class:`_Crews` one board keeps (a handful are in use at a time).
+_CREWS_MAX = 1 << 12
+
+# The kinds of space of take_actions, as small ints (one test each, not a chain of
+# string comparisons): _KINDS names the exact ones, the rest go by prefix.
+(
+    _OTHER,  # ice_fishing, trace_map, document_methods, lab_research, Walking on Ice tiles
+    _LEAD,
+    _EXPLORE,
+    _VISIT,
+    _HIRE,
+    _CABIN,
+    _SLED,
+    _UPGRADE,
+    _RECYCLE,
+    _MAGNETIC,
+    _DISCOVER,
+    _HUNT,
+    _TIN,
+    _EXPERIMENT,
+    _EXCHANGE,
+    _COLLECT,
+    _VOW,
+) = range(17)
+_KINDS = {
+    "lead": _LEAD,
+    "explore": _EXPLORE,
+    "visit_inuit": _VISIT,
+    "hire_inuk": _HIRE,
+    "build_cabin": _CABIN,
+    "improve_sled": _SLED,
+    "upgrade_ship": _UPGRADE,
+    "recycle_wood": _RECYCLE,
+    "magnetic_research": _MAGNETIC,
+    "discover": _DISCOVER,
+    "hunt": _HUNT,
+    "tin_refining": _TIN,  # Walking on Ice's tile over Experiment
+    "experiment": _EXPERIMENT,
+}
 
 
-def _block(
-    sid: str,
-    opts: tuple[tuple[Crew, str | None], ...],
-    okey: tuple[object, ...],
-    suffixes: tuple[Suffix, ...],
-) -> tuple[Action, ...]:
-    """The actions ``take sid`` for every (crew, proxy) of ``opts`` (outer loop)
-    and every suffix (inner loop); ``okey`` names ``opts``.  Cached."""
-    key = (sid, okey, suffixes)
-    hit = _BLOCKS.get(key)
-    if hit is not None:
-        return hit
-    block: tuple[Action, ...] = tuple(
-        _new(
-            Action, ("take", c, sid, None, None, None, None, r, crew, t, f, v, proxy, d, None, None)
+def _kind_code(kind: str) -> int:
+    if kind in _KINDS:
+        return _KINDS[kind]
+    if kind.startswith("exchange"):
+        return _EXCHANGE
+    if kind.startswith("collect"):
+        return _COLLECT
+    if kind.startswith("vow"):
+        return _VOW
+    return _OTHER
+
+
+#: One board space a ``take`` may name: (index, id, slots, kind code, column index,
+#: the column owing a Survival deposit when the space is above its warehouse, else -1,
+#: the space).
+_Row = tuple[int, str, int | None, int, int, int, Space]
+
+
+def _rows(st: State, tables: Tables, final: bool) -> tuple[_Row, ...]:
+    """The spaces of the board open to a ``take`` at all, in board order: the
+    final-round ones only in the final round, the blocked ones never.  They depend on
+    nothing else (the players' count, the scenario, the blocked spaces), so they are
+    computed once per board and those."""
+    blocked = st.blocked_spaces()
+    key = (st.n, final, st.scenario, tuple(blocked))
+    rows = tables.take_rows.get(key)
+    if rows is not None:
+        return rows
+    replaced = st.scen().get("replaced_spaces", {})
+    out: list[_Row] = []
+    for i, sp in enumerate(tables.spaces):
+        if sp.final and not final:
+            continue
+        sid = sp.id
+        if sid in blocked:
+            continue
+        ci = tables.space_column[i]
+        wcol = ci if sp.above_warehouse and ci >= 0 else -1
+        out.append((i, sid, sp.slots.get(st.n), _kind_code(replaced.get(sid, sid)), ci, wcol, sp))
+    rows = tables.take_rows[key] = tuple(out)
+    return rows
+
+
+class _Crews:
+    """The key of one (available crew, proxies) on one board in :data:`_BLOCKS`."""
+
+    __slots__ = ("avail", "proxies")
+
+    def __init__(self, avail: Crew, proxies: tuple[str, ...]) -> None:
+        self.avail = avail
+        self.proxies = proxies
+
+
+def _crews(tables: Tables, avail: Crew, proxies: tuple[str, ...]) -> _Crews:
+    key = (avail, proxies)
+    c = tables.take_crews.get(key)
+    if c is None:
+        if len(tables.take_crews) >= _CREWS_MAX:
+            tables.take_crews.clear()
+        c = tables.take_crews[key] = _Crews(avail, proxies)
+    return c
+
+
+def _tiles_in_game(st: State, tables: Tables) -> tuple[tuple[int, int], ...]:
+    """(number, wood cost) of the upgrade tiles in this game, in number order: what
+    :meth:`upgrade_in_game` says, which reads only the content and these options."""
+    o = st.options
+    key = (tuple(o["modules"]), o["upgrades"], st.mode("dual_species"))
+    tiles = tables.take_tiles.get(key)
+    if tiles is None:
+        tiles = tables.take_tiles[key] = tuple(
+            (num, u.cost) for num, u in tables.upgrades_sorted if st.upgrade_in_game(num)
         )
-        for crew, proxy in opts
-        for c, r, t, f, v, d in suffixes
+    return tiles
+
+
+def _deposits(res: Take, paid: tuple[int, ...], keep: tuple[int, ...]) -> tuple[str | None, ...]:
+    """The Survival deposits possible with ``paid`` paid and ``keep`` kept."""
+    return tuple(
+        [r for r, k, p, q in zip(RESOURCES, res, paid, keep, strict=True) if k - p - q >= 1]
     )
+
+
+def _default_opts(
+    avail: Crew, sp: Space, more: int, proxies: tuple[str, ...]
+) -> tuple[tuple[Crew, str | None], ...]:
+    """The crew options of ``sp``'s own requirement, with ``more`` crew (Sedna)."""
+    totals = myths.plus_totals(sp.totals, more) if more else sp.totals
+    return crew_options(avail, sp.need, totals, proxies)
+
+
+def _keep(key: tuple[object, ...], block: tuple[Action, ...]) -> tuple[Action, ...]:
     if len(block) <= _BLOCK_MAX_LEN:
         if len(_BLOCKS) >= _BLOCKS_MAX:
             _BLOCKS.clear()
@@ -226,20 +345,34 @@ def _block(
     return block
 
 
-def _collect_block(
+def _block(
+    key: tuple[object, ...],
     sid: str,
     opts: tuple[tuple[Crew, str | None], ...],
-    okey: tuple[object, ...],
+    suffixes: tuple[Suffix, ...],
+) -> tuple[Action, ...]:
+    """The actions ``take sid`` for every (crew, proxy) of ``opts`` (outer loop)
+    and every suffix (inner loop), kept under ``key``."""
+    block = tuple(
+        _new(
+            Action, ("take", c, sid, None, None, None, None, r, crew, t, f, v, proxy, d, None, None)
+        )
+        for crew, proxy in opts
+        for c, r, t, f, v, d in suffixes
+    )
+    return _keep(key, block)
+
+
+def _collect_block(
+    key: tuple[object, ...],
+    sid: str,
+    opts: tuple[tuple[Crew, str | None], ...],
     box: Take,
     deposits: tuple[str | None, ...],
     uncounted: int = 0,
 ) -> tuple[Action, ...]:
     """Collect: every crew, then every take vector of ``min(crew, contents)``
-    (``uncounted`` crew — a creature's extra crew — do not collect)."""
-    key = (sid, okey, box, deposits, uncounted)
-    hit = _BLOCKS.get(key)
-    if hit is not None:
-        return hit
+    (``uncounted`` crew — a creature's extra crew — do not collect), kept under ``key``."""
     block = tuple(
         _new(
             Action,
@@ -252,243 +385,281 @@ def _collect_block(
         for v in take_vectors(box, sum(crew) - uncounted)
         for d in deposits
     )
-    if len(block) <= _BLOCK_MAX_LEN:
-        if len(_BLOCKS) >= _BLOCKS_MAX:
-            _BLOCKS.clear()
-        _BLOCKS[key] = block
-    return block
+    return _keep(key, block)
 
 
 def take_actions(st: State, seat: int) -> list[Action]:
-    """Every legal ``take`` of ``seat`` now, in board order.
+    """Every legal ``take`` of ``seat`` now, in board order (a new list).
 
     Per space the order is: crew compositions (``crew_options`` order), then the
     space's parameters (card, tile, food, resource, take), then the Survival
-    deposit (resource order) when one is due."""
+    deposit (resource order) when one is due.
+
+    Search and the RL environment call this on most of their decisions, so each
+    space costs one cache look-up when nothing new happens: the open spaces come
+    from :func:`_rows`, and each space's block of actions from :data:`_BLOCKS`, keyed
+    on the available crew and proxies (:class:`_Crews`), the space and what its
+    parameters depend on — built (and its suffixes computed) only on a miss."""
     avail = st.avail_crew(seat)
     if sum(avail) == 0:
         return []
     proxies = proxies_of(st, seat)
-    n = st.n
+    tables = st.tables
+    crews = tables.take_crews.get((avail, proxies))
+    if crews is None:
+        crews = _crews(tables, avail, proxies)
     pv = st.pv
     b = F * seat
     res = (pv[b + DYN], pv[b + WOOD], pv[b + RIFLES], pv[b + DOGS])
     out: list[Action] = []
-    scen = st.scen()
-    blocked = st.blocked_spaces()
-    replaced = scen.get("replaced_spaces", {})
-    final = st.is_final_round
     survival = st.mode("survival")
     col_paid = st.col_paid
     occ = st.occ
-    content = st.content
-    tables = st.tables
-    space_column = tables.space_column
     upgrades = st.upgrades[seat]
     boat = FISHING_BOAT in upgrades
+    explorer = st.explorer
     # the deposits possible with nothing paid nor kept (most spaces)
-    deps0 = tuple([r for r, k in zip(RESOURCES, res, strict=True) if k >= 1])
-    deps0_sfx = _plain_suffixes(deps0)
+    deps0 = _deposits(res, _NO_PAY, _NO_PAY) if survival else _NO_DEPOSIT
     # Inuit Myths: creatures in play may ask more of an action (§9.2)
     sedna = bool(st.cr_active) and any(x.cost == "extra_crew" for x in myths.extras(st, seat))
-
-    def deposits(paid: tuple[int, ...], keep: tuple[int, ...]) -> tuple[str | None, ...]:
-        return tuple(
-            [r for r, k, p, q in zip(RESOURCES, res, paid, keep, strict=True) if k - p - q >= 1]
-        )
-
-    for i, sp in enumerate(tables.spaces):
-        if sp.final and not final:
-            continue
-        sid = sp.id
-        if sid in blocked:
-            continue
-        slots = sp.slots.get(n)
+    resk: Take | None = None  # the resources capped at 2: what Exchange depends on
+    blocks = _BLOCKS
+    blk: tuple[Action, ...] | None
+    for i, sid, slots, code, ci, wcol, sp in _rows(st, tables, st.is_final_round):
         if slots is not None and occ[i] >= slots:
             continue
-        kind = replaced.get(sid, sid)
-        ci = space_column[i]
-        due = survival and sp.above_warehouse and ci >= 0 and not col_paid[ci]
-        plain: tuple[str | None, ...] = deps0 if due else (None,)
-        plain_sfx = deps0_sfx if due else _PLAIN
-        need = sp.need
-        totals = sp.totals
+        due = survival and wcol >= 0 and not col_paid[wcol]
+        plain = deps0 if due else _NO_DEPOSIT
         more = myths.extra_crew(st, seat, sp) if sedna else 0
-        if more:
-            totals = myths.plus_totals(totals, more)
-        okey: tuple[object, ...] = (avail, need, totals, proxies)
-        opts = crew_options(avail, need, totals, proxies)
-        suffixes: tuple[Suffix, ...]
-        if kind == "lead":
+        deps = plain  # the default: the space's crew, then its deposits
+        if code == _OTHER:
+            pass
+        elif code == _LEAD:
             if seat == st.leader and pv[b + TURNS] == 0:
                 continue
-            suffixes = plain_sfx
-        elif kind == "explore":
-            dogs = legends.sled_dogs(st, seat) if st.explorer else pv[b + DOGS]
+        elif code == _EXPLORE:
+            dogs = legends.sled_dogs(st, seat) if explorer else pv[b + DOGS]
             if dogs < 1 or sled_for_explore(st, seat) < 1:
                 continue
-            suffixes = _plain_suffixes(deposits(_NO_PAY, (0, 0, 0, 1))) if due else _PLAIN
-        elif kind == "visit_inuit":
+            if due:
+                deps = _deposits(res, _NO_PAY, (0, 0, 0, 1))
+        elif code == _VISIT:
             if pv[b + INTERPRETER]:
-                extra = crew_options(avail, ("inuit",), INTERPRETER_TOTALS, _inuk(proxies))
-                opts = _merged(opts, extra)
-                okey = (*okey, INTERPRETER)
-            suffixes = plain_sfx
-        elif kind == "hire_inuk":
+                key: tuple[object, ...] = (crews, i, "I", more, plain)
+                blk = blocks.get(key)
+                if blk is None:
+                    extra = crew_options(avail, ("inuit",), INTERPRETER_TOTALS, _inuk(proxies))
+                    opts = _merged(_default_opts(avail, sp, more, proxies), extra)
+                    blk = _block(key, sid, opts, _plain_suffixes(plain))
+                out += blk
+                continue
+        elif code == _HIRE:
             if st.inuit_pool <= 0:
                 continue
-            suffixes = plain_sfx
-        elif kind == "build_cabin":
+        elif code == _CABIN:
             if pv[b + CABINS] >= int(st.rules["limits"]["cabins"]) or res[1] < sp.wood:
                 continue
-            deps = deposits((0, sp.wood, 0, 0), _NO_PAY) if due else plain
-            suffixes = tuple(
-                (None, None, None, f, None, d) for f in range(pv[b + FOOD] + 1) for d in deps
-            )
+            if due:
+                deps = _deposits(res, (0, sp.wood, 0, 0), _NO_PAY)
+            food = pv[b + FOOD]
+            key = (crews, i, "c", more, food, deps)
+            blk = blocks.get(key)
+            if blk is None:
+                suffixes: tuple[Suffix, ...] = tuple(
+                    (None, None, None, f, None, d) for f in range(food + 1) for d in deps
+                )
+                blk = _block(key, sid, _default_opts(avail, sp, more, proxies), suffixes)
+            out += blk
             if pv[b + CANS]:  # Walking on Ice: food cans count as 5 food lowered each
-                out += _block(sid, opts, okey, suffixes)
-                out += _cabin_with_cans(sid, opts, pv[b + FOOD], pv[b + CANS], deps)
+                opts = _default_opts(avail, sp, more, proxies)
+                out += _cabin_with_cans(sid, opts, food, pv[b + CANS], deps)
+            continue
+        elif code == _SLED:
+            wood = legends_j.sled_wood(st, seat, sp.wood) if explorer else sp.wood
+            if res[1] < wood or pv[b + SLED] >= int(st.content.tracks["sled"]["max"]):
                 continue
-        elif kind == "improve_sled":
-            wood = legends_j.sled_wood(st, seat, sp.wood) if st.explorer else sp.wood
-            if res[1] < wood or pv[b + SLED] >= int(content.tracks["sled"]["max"]):
+            if due:
+                deps = _deposits(res, (0, wood, 0, 0), _NO_PAY)
+            if explorer and avail[4] and legends_j.sled_master(st, seat):
+                key = (crews, i, "S", more, deps)
+                blk = blocks.get(key)
+                if blk is None:
+                    power = ((legends_j.INUK_ALONE, None),)  # event 53's power
+                    opts = _merged(_default_opts(avail, sp, more, proxies), power)
+                    blk = _block(key, sid, opts, _plain_suffixes(deps))
+                out += blk
                 continue
-            suffixes = _plain_suffixes(deposits((0, wood, 0, 0), _NO_PAY)) if due else _PLAIN
-            if st.explorer and avail[4] and legends_j.sled_master(st, seat):
-                opts = _merged(opts, ((legends_j.INUK_ALONE, None),))  # event 53's power
-                okey = (*okey, legends_j.POWER)
-        elif kind == "upgrade_ship":
+        elif code == _UPGRADE:
             if len(upgrades) >= st.upgrade_space_limit():
                 continue
-            tiles: list[Suffix] = []
-            for num, u in tables.upgrades_sorted:
-                if (  # the cheap tests first (all of them side-effect free)
-                    res[1] >= u.cost
-                    and num not in upgrades
-                    and st.upgrade_in_game(num)
-                    and st.upg_left[num] > 0
-                ):
-                    deps = deposits((0, u.cost, 0, 0), _NO_PAY) if due else plain
-                    tiles += [(None, None, num, None, None, d) for d in deps]
-            suffixes = tuple(tiles)
-        elif kind == "recycle_wood":
+            upg_left = st.upg_left
+            wood = res[1]
+            nums = tuple(  # the cheap tests first (all of them side-effect free)
+                [
+                    num
+                    for num, cost in _tiles_in_game(st, tables)
+                    if wood >= cost and num not in upgrades and upg_left[num] > 0
+                ]
+            )
+            if not nums:
+                continue
+            key = (crews, i, "u", more, nums, res if due else None)
+            blk = blocks.get(key)
+            if blk is None:
+                tiles: list[Suffix] = []
+                ups = st.content.upgrades
+                for num in nums:
+                    dt = _deposits(res, (0, ups[num].cost, 0, 0), _NO_PAY) if due else plain
+                    tiles += [(None, None, num, None, None, d) for d in dt]
+                opts = _default_opts(avail, sp, more, proxies)
+                blk = _block(key, sid, opts, tuple(tiles))
+            out += blk
+            continue
+        elif code == _RECYCLE:
             if pv[b + FUEL] < sp.fuel:
                 continue
-            suffixes = plain_sfx
-        elif kind == "magnetic_research":
+        elif code == _MAGNETIC:
             if not st.compass:
                 continue
-            suffixes = plain_sfx
-        elif kind == "discover":
+        elif code == _DISCOVER:
+            content = st.content
             species = content.species
             cards = [cid for cid in st.sp_rev if boat or not species[cid].fishing_boat]
             if boat:
                 cards += [cid for cid in st.hu_rev if cid in content.dual]
-            top = legends_explorers.looked_card(st, seat, "species") if st.explorer else None
+            top = legends_explorers.looked_card(st, seat, "species") if explorer else None
             if top is not None and (boat or not species[top].fishing_boat):
                 cards.append(top)  # Kellett's look at the species deck
-            suffixes = tuple((cid, None, None, None, None, d) for cid in cards for d in plain)
-        elif kind == "hunt":
+            if not cards:
+                continue
+            key = (crews, i, "d", more, tuple(cards), plain)
+            blk = blocks.get(key)
+            if blk is None:
+                found = tuple((cid, None, None, None, None, d) for cid in cards for d in plain)
+                blk = _block(key, sid, _default_opts(avail, sp, more, proxies), found)
+            out += blk
+            continue
+        elif code == _HUNT:
+            dual = st.content.dual
             hunting = tables.hunting_all
             row = st.hu_rev
-            top = legends_explorers.huntable_top(st, seat) if st.explorer else None
+            top = legends_explorers.huntable_top(st, seat) if explorer else None
             if top is not None:
                 row = [*row, top]  # Kellett's look at the hunting deck
+            less = legends.rifles_less(st, seat) if explorer else 0
+            need = sp.need
             for cid in row:
                 h = hunting[cid]
-                if (h.whale or cid in content.dual) and not boat:
+                if (h.whale or cid in dual) and not boat:
                     continue
                 prey = h.prey
-                less = legends.rifles_less(st, seat) if st.explorer else 0
                 if res[2] < prey - less:
                     continue
                 block: tuple[Action, ...] = ()
                 if res[2] >= prey:
-                    deps = deposits(_NO_PAY, (0, 0, prey, 0)) if due else plain
-                    block = _block(
-                        sid,
-                        crew_options(avail, need, (prey,), proxies),
-                        (avail, need, (prey,), proxies),
-                        tuple([(cid, None, None, None, None, d) for d in deps]),
-                    )
+                    deps = _deposits(res, _NO_PAY, (0, 0, prey, 0)) if due else plain
+                    key = (crews, i, "h", prey, cid, deps)
+                    blk = blocks.get(key)
+                    if blk is None:
+                        hunt = tuple([(cid, None, None, None, None, d) for d in deps])
+                        blk = _block(key, sid, crew_options(avail, need, (prey,), proxies), hunt)
+                    block = blk
                     out += block
                 if less:  # event 47: with at least 1 Inuk, 1 rifle less
                     rifles = prey - less
-                    deps = deposits(_NO_PAY, (0, 0, rifles, 0)) if due else plain
+                    deps = _deposits(res, _NO_PAY, (0, 0, rifles, 0)) if due else plain
                     out += legends.hunt_with_inuk(
                         crew_options(avail, need, (prey,), proxies), sid, cid, deps, block
                     )
             continue
-        elif kind == "tin_refining":  # Walking on Ice's tile over Experiment
+        elif code == _TIN:
             if pv[b + CANS] < sp.cans:
                 continue
-            suffixes = plain_sfx
-        elif kind == "experiment":
+        elif code == _EXPERIMENT:
             if res[1] < sp.wood:
                 continue
-            suffixes = _plain_suffixes(deposits((0, sp.wood, 0, 0), _NO_PAY)) if due else _PLAIN
-        elif kind.startswith("exchange"):
-            swaps: list[Suffix] = []
-            for ri, r in enumerate(RESOURCES):
-                if res[ri] > 0:
-                    if due:
-                        paid = [0, 0, 0, 0]
-                        paid[ri] = 1
-                        deps = deposits(tuple(paid), _NO_PAY)
-                    else:
-                        deps = plain
-                    swaps += [(None, r, None, None, None, d) for d in deps]
-            suffixes = tuple(swaps)
-        elif kind.startswith("collect"):
+            if due:
+                deps = _deposits(res, (0, sp.wood, 0, 0), _NO_PAY)
+        elif code == _EXCHANGE:
+            # the suffixes depend on which resources are above 0, and when a deposit
+            # is due on which are above 1: the resources capped at 2 say both
+            if resk is None:
+                resk = (min(res[0], 2), min(res[1], 2), min(res[2], 2), min(res[3], 2))
+            key = (crews, i, "x", more, due, resk)
+            blk = blocks.get(key)
+            if blk is None:
+                swaps: list[Suffix] = []
+                for ri, r in enumerate(RESOURCES):
+                    if res[ri] > 0:
+                        if due:
+                            paid = [0, 0, 0, 0]
+                            paid[ri] = 1
+                            dx = _deposits(res, tuple(paid), _NO_PAY)
+                        else:
+                            dx = plain
+                        swaps += [(None, r, None, None, None, d) for d in dx]
+                opts = _default_opts(avail, sp, more, proxies)
+                blk = _block(key, sid, opts, tuple(swaps))
+            out += blk
+            continue
+        elif code == _COLLECT:
             box: Take = tuple(st.boxes[4 * ci : 4 * ci + 4])  # type: ignore[assignment]
             if box == _NO_PAY:
                 continue
-            out += _collect_block(sid, opts, okey, box, plain, more)
+            key = (crews, i, "k", more, box, plain)
+            blk = blocks.get(key)
+            if blk is None:
+                opts = _default_opts(avail, sp, more, proxies)
+                blk = _collect_block(key, sid, opts, box, plain, more)
+            out += blk
             continue
-        elif kind.startswith("vow"):
-            officer = need[0] if need else "captain"
-            opts = vow_options(avail, officer, proxies)
-            okey = (avail, officer, proxies, "vow")
-            if more:  # the officer + ``more``, or any 2 + ``more``
-                opts = tuple(
-                    (c, p)
-                    for c, p in crew_options(avail, (), (1 + more, 2 + more), ())
-                    if sum(c) == 2 + more or c[ROLE_INDEX[officer]]
-                )
-                okey = (*okey, more)
-            suffixes = plain_sfx
-        else:  # ice_fishing, trace_map, document_methods, lab_research
-            suffixes = plain_sfx
-        if suffixes and opts:
-            out += _block(sid, opts, okey, suffixes)
+        else:  # _VOW
+            key = (crews, i, "V", more, plain)
+            blk = blocks.get(key)
+            if blk is None:
+                need = sp.need
+                officer = need[0] if need else "captain"
+                opts = vow_options(avail, officer, proxies)
+                if more:  # the officer + ``more``, or any 2 + ``more``
+                    opts = tuple(
+                        (c, p)
+                        for c, p in crew_options(avail, (), (1 + more, 2 + more), ())
+                        if sum(c) == 2 + more or c[ROLE_INDEX[officer]]
+                    )
+                blk = _block(key, sid, opts, _plain_suffixes(plain))
+            out += blk
+            continue
+        # the space's own crew requirement, then the deposits ``deps``
+        key = (crews, i, more, deps) if more else (crews, i, deps)
+        blk = blocks.get(key)
+        if blk is None:
+            blk = _block(key, sid, _default_opts(avail, sp, more, proxies), _plain_suffixes(deps))
+        out += blk
     if (
         st.mode("shelters")
         and pv[b + SHELTERS] < int(st.rules["limits"]["shelters"])
         and not active_shelter(st, seat)
     ):
-        out += _block(
-            SHELTER_SPACE,
-            crew_options(avail, SHELTER_NEED, SHELTER_TOTALS, _inuk(proxies)),
-            (avail, SHELTER_NEED, SHELTER_TOTALS, _inuk(proxies)),
-            _PLAIN,
-        )
-    if st.event is not None and st.event_takeable(seat):
-        totals = tuple(content.events[st.event].crew)
-        out += _block(
-            EVENT_SPACE,
-            crew_options(avail, (), totals, ()),
-            (avail, (), totals, ()),
-            _PLAIN,
-        )
-    if st.explorer:  # Legendary Expeditions: George Back's choice of upgrade space
+        key = (crews, -1)
+        blk = blocks.get(key)
+        if blk is None:
+            opts = crew_options(avail, SHELTER_NEED, SHELTER_TOTALS, _inuk(proxies))
+            blk = _block(key, SHELTER_SPACE, opts, _PLAIN)
+        out += blk
+    event = st.event
+    if event is not None and st.event_takeable(seat):
+        key = (crews, -2, event)
+        blk = blocks.get(key)
+        if blk is None:
+            totals = tuple(st.content.events[event].crew)
+            blk = _block(key, EVENT_SPACE, crew_options(avail, (), totals, ()), _PLAIN)
+        out += blk
+    if explorer:  # Legendary Expeditions: George Back's choice of upgrade space
         out = legends.expand_upgrades(st, seat, out)
     if st.cr_active:
         out += myths.creature_takes(st, seat, avail)
         out = myths.filter_takes(st, seat, out)
     return out
-
-
-_PLAIN: tuple[Suffix, ...] = ((None, None, None, None, None, None),)
 
 
 def _cabin_with_cans(
