@@ -260,8 +260,10 @@ def _kind_code(kind: str) -> int:
 
 #: One board space a ``take`` may name: (index, id, slots, kind code, column index,
 #: the column owing a Survival deposit when the space is above its warehouse, else -1,
-#: the space).
-_Row = tuple[int, str, int | None, int, int, int, Space]
+#: whether its crew options are always its own requirement's, the space).
+_Row = tuple[int, str, int | None, int, int, int, bool, Space]
+#: The kinds whose crew options may be other than the space's own requirement's.
+_OWN_CREW_OR_MORE = frozenset({_VISIT, _SLED, _HUNT, _VOW})
 
 
 def _rows(st: State, tables: Tables, final: bool) -> tuple[_Row, ...]:
@@ -284,19 +286,47 @@ def _rows(st: State, tables: Tables, final: bool) -> tuple[_Row, ...]:
             continue
         ci = tables.space_column[i]
         wcol = ci if sp.above_warehouse and ci >= 0 else -1
-        out.append((i, sid, sp.slots.get(st.n), _kind_code(replaced.get(sid, sid)), ci, wcol, sp))
+        code = _kind_code(replaced.get(sid, sid))
+        own = code not in _OWN_CREW_OR_MORE
+        out.append((i, sid, sp.slots.get(st.n), code, ci, wcol, own, sp))
     rows = tables.take_rows[key] = tuple(out)
     return rows
 
 
+class _Opts:
+    """The key of one tuple of crew options on one board in :data:`_BLOCKS`: a block
+    depends on the options, not on the crew they came from, so every available crew
+    with the same options for a space shares its blocks."""
+
+    __slots__ = ("opts",)
+
+    def __init__(self, opts: tuple[tuple[Crew, str | None], ...]) -> None:
+        self.opts = opts
+
+
+def _token(tables: Tables, opts: tuple[tuple[Crew, str | None], ...]) -> _Opts:
+    tok = tables.take_opts.get(opts)
+    if tok is None:
+        if len(tables.take_opts) >= _CREWS_MAX:
+            tables.take_opts.clear()
+        tok = tables.take_opts[opts] = _Opts(opts)
+    return tok
+
+
 class _Crews:
-    """The key of one (available crew, proxies) on one board in :data:`_BLOCKS`."""
+    """The key of one (available crew, proxies) on one board in :data:`_BLOCKS`, and
+    ``toks``: per space index, the :class:`_Opts` of the space's own requirement
+    (``None``: no crew meets it)."""
 
-    __slots__ = ("avail", "proxies")
+    __slots__ = ("avail", "proxies", "toks")
 
-    def __init__(self, avail: Crew, proxies: tuple[str, ...]) -> None:
+    def __init__(self, tables: Tables, avail: Crew, proxies: tuple[str, ...]) -> None:
         self.avail = avail
         self.proxies = proxies
+        self.toks: list[_Opts | None] = []
+        for sp in tables.spaces:
+            opts = crew_options(avail, sp.need, sp.totals, proxies)
+            self.toks.append(_token(tables, opts) if opts else None)
 
 
 def _crews(tables: Tables, avail: Crew, proxies: tuple[str, ...]) -> _Crews:
@@ -305,7 +335,7 @@ def _crews(tables: Tables, avail: Crew, proxies: tuple[str, ...]) -> _Crews:
     if c is None:
         if len(tables.take_crews) >= _CREWS_MAX:
             tables.take_crews.clear()
-        c = tables.take_crews[key] = _Crews(avail, proxies)
+        c = tables.take_crews[key] = _Crews(tables, avail, proxies)
     return c
 
 
@@ -425,12 +455,20 @@ def take_actions(st: State, seat: int) -> list[Action]:
     resk: Take | None = None  # the resources capped at 2: what Exchange depends on
     blocks = _BLOCKS
     blk: tuple[Action, ...] | None
-    for i, sid, slots, code, ci, wcol, sp in _rows(st, tables, st.is_final_round):
+    toks = crews.toks
+    tok: _Opts | None
+    for i, sid, slots, code, ci, wcol, own, sp in _rows(st, tables, st.is_final_round):
         if slots is not None and occ[i] >= slots:
             continue
+        more = myths.extra_crew(st, seat, sp) if sedna else 0
+        if more:  # Sedna: more crew than the space's own requirement
+            tok = _token(tables, _default_opts(avail, sp, more, proxies))
+        else:
+            tok = toks[i]
+            if tok is None and own:
+                continue  # nobody can take it: an empty block
         due = survival and wcol >= 0 and not col_paid[wcol]
         plain = deps0 if due else _NO_DEPOSIT
-        more = myths.extra_crew(st, seat, sp) if sedna else 0
         deps = plain  # the default: the space's crew, then its deposits
         if code == _OTHER:
             pass
@@ -461,18 +499,18 @@ def take_actions(st: State, seat: int) -> list[Action]:
                 continue
             if due:
                 deps = _deposits(res, (0, sp.wood, 0, 0), _NO_PAY)
+            assert tok is not None
             food = pv[b + FOOD]
-            key = (crews, i, "c", more, food, deps)
+            key = (tok, i, "c", food, deps)
             blk = blocks.get(key)
             if blk is None:
                 suffixes: tuple[Suffix, ...] = tuple(
                     (None, None, None, f, None, d) for f in range(food + 1) for d in deps
                 )
-                blk = _block(key, sid, _default_opts(avail, sp, more, proxies), suffixes)
+                blk = _block(key, sid, tok.opts, suffixes)
             out += blk
             if pv[b + CANS]:  # Walking on Ice: food cans count as 5 food lowered each
-                opts = _default_opts(avail, sp, more, proxies)
-                out += _cabin_with_cans(sid, opts, food, pv[b + CANS], deps)
+                out += _cabin_with_cans(sid, tok.opts, food, pv[b + CANS], deps)
             continue
         elif code == _SLED:
             wood = legends_j.sled_wood(st, seat, sp.wood) if explorer else sp.wood
@@ -503,7 +541,8 @@ def take_actions(st: State, seat: int) -> list[Action]:
             )
             if not nums:
                 continue
-            key = (crews, i, "u", more, nums, res if due else None)
+            assert tok is not None
+            key = (tok, i, "u", nums, res if due else None)
             blk = blocks.get(key)
             if blk is None:
                 tiles: list[Suffix] = []
@@ -511,8 +550,7 @@ def take_actions(st: State, seat: int) -> list[Action]:
                 for num in nums:
                     dt = _deposits(res, (0, ups[num].cost, 0, 0), _NO_PAY) if due else plain
                     tiles += [(None, None, num, None, None, d) for d in dt]
-                opts = _default_opts(avail, sp, more, proxies)
-                blk = _block(key, sid, opts, tuple(tiles))
+                blk = _block(key, sid, tok.opts, tuple(tiles))
             out += blk
             continue
         elif code == _RECYCLE:
@@ -532,11 +570,12 @@ def take_actions(st: State, seat: int) -> list[Action]:
                 cards.append(top)  # Kellett's look at the species deck
             if not cards:
                 continue
-            key = (crews, i, "d", more, tuple(cards), plain)
+            assert tok is not None
+            key = (tok, i, "d", tuple(cards), plain)
             blk = blocks.get(key)
             if blk is None:
                 found = tuple((cid, None, None, None, None, d) for cid in cards for d in plain)
-                blk = _block(key, sid, _default_opts(avail, sp, more, proxies), found)
+                blk = _block(key, sid, tok.opts, found)
             out += blk
             continue
         elif code == _HUNT:
@@ -585,7 +624,8 @@ def take_actions(st: State, seat: int) -> list[Action]:
             # is due on which are above 1: the resources capped at 2 say both
             if resk is None:
                 resk = (min(res[0], 2), min(res[1], 2), min(res[2], 2), min(res[3], 2))
-            key = (crews, i, "x", more, due, resk)
+            assert tok is not None
+            key = (tok, i, "x", due, resk)
             blk = blocks.get(key)
             if blk is None:
                 swaps: list[Suffix] = []
@@ -598,19 +638,18 @@ def take_actions(st: State, seat: int) -> list[Action]:
                         else:
                             dx = plain
                         swaps += [(None, r, None, None, None, d) for d in dx]
-                opts = _default_opts(avail, sp, more, proxies)
-                blk = _block(key, sid, opts, tuple(swaps))
+                blk = _block(key, sid, tok.opts, tuple(swaps))
             out += blk
             continue
         elif code == _COLLECT:
             box: Take = tuple(st.boxes[4 * ci : 4 * ci + 4])  # type: ignore[assignment]
             if box == _NO_PAY:
                 continue
-            key = (crews, i, "k", more, box, plain)
+            assert tok is not None
+            key = (tok, i, "k", more, box, plain)
             blk = blocks.get(key)
             if blk is None:
-                opts = _default_opts(avail, sp, more, proxies)
-                blk = _collect_block(key, sid, opts, box, plain, more)
+                blk = _collect_block(key, sid, tok.opts, box, plain, more)
             out += blk
             continue
         else:  # _VOW
@@ -630,11 +669,12 @@ def take_actions(st: State, seat: int) -> list[Action]:
             out += blk
             continue
         # the space's own crew requirement, then the deposits ``deps``
-        key = (crews, i, more, deps) if more else (crews, i, deps)
-        blk = blocks.get(key)
-        if blk is None:
-            blk = _block(key, sid, _default_opts(avail, sp, more, proxies), _plain_suffixes(deps))
-        out += blk
+        if tok is not None:
+            key = (tok, i, deps)
+            blk = blocks.get(key)
+            if blk is None:
+                blk = _block(key, sid, tok.opts, _plain_suffixes(deps))
+            out += blk
     if (
         st.mode("shelters")
         and pv[b + SHELTERS] < int(st.rules["limits"]["shelters"])
