@@ -132,9 +132,12 @@ def take_vectors(box: Take, k: int) -> tuple[Take, ...]:
 
 
 def proxies_of(st: State, seat: int) -> tuple[str, ...]:
-    used = st.pv[F * seat + PROXY]
     upgrades = st.upgrades[seat]
-    out = tuple([role for num, role, bit in _PROXIES if num in upgrades and not used & bit])
+    if upgrades:
+        used = st.pv[F * seat + PROXY]
+        out = tuple([role for num, role, bit in _PROXIES if num in upgrades and not used & bit])
+    else:
+        out = ()
     if st.explorer and legends_explorers.apprentice(st, seat):  # Ross: a crew member as an Inuk
         out += (legends_explorers.INUK_PROXY,)
     return out
@@ -209,25 +212,27 @@ _BLOCK_MAX_LEN = 1024
 _CREWS_MAX = 1 << 12
 
 # The kinds of space of take_actions, as small ints (one test each, not a chain of
-# string comparisons): _KINDS names the exact ones, the rest go by prefix.
+# string comparisons): _KINDS names the exact ones, the rest go by prefix.  The
+# kinds up to _EXPERIMENT take at most a condition and the space's own crew; the
+# others follow, those with several spaces first (take_actions tests them in order).
 (
     _OTHER,  # ice_fishing, trace_map, document_methods, lab_research, Walking on Ice tiles
     _LEAD,
     _EXPLORE,
-    _VISIT,
     _HIRE,
-    _CABIN,
-    _SLED,
-    _UPGRADE,
     _RECYCLE,
     _MAGNETIC,
-    _DISCOVER,
-    _HUNT,
     _TIN,
     _EXPERIMENT,
     _EXCHANGE,
     _COLLECT,
     _VOW,
+    _HUNT,
+    _DISCOVER,
+    _CABIN,
+    _UPGRADE,
+    _SLED,
+    _VISIT,
 ) = range(17)
 _KINDS = {
     "lead": _LEAD,
@@ -470,115 +475,87 @@ def take_actions(st: State, seat: int) -> list[Action]:
         due = survival and wcol >= 0 and not col_paid[wcol]
         plain = deps0 if due else _NO_DEPOSIT
         deps = plain  # the default: the space's crew, then its deposits
-        if code == _OTHER:
-            pass
-        elif code == _LEAD:
-            if seat == st.leader and pv[b + TURNS] == 0:
-                continue
-        elif code == _EXPLORE:
-            dogs = legends.sled_dogs(st, seat) if explorer else pv[b + DOGS]
-            if dogs < 1 or sled_for_explore(st, seat) < 1:
-                continue
-            if due:
-                deps = _deposits(res, _NO_PAY, (0, 0, 0, 1))
-        elif code == _VISIT:
-            if pv[b + INTERPRETER]:
-                key: tuple[object, ...] = (crews, i, "I", more, plain)
-                blk = blocks.get(key)
-                if blk is None:
-                    extra = crew_options(avail, ("inuit",), INTERPRETER_TOTALS, _inuk(proxies))
-                    opts = _merged(_default_opts(avail, sp, more, proxies), extra)
-                    blk = _block(key, sid, opts, _plain_suffixes(plain))
-                out += blk
-                continue
-        elif code == _HIRE:
-            if st.inuit_pool <= 0:
-                continue
-        elif code == _CABIN:
-            if pv[b + CABINS] >= int(st.rules["limits"]["cabins"]) or res[1] < sp.wood:
-                continue
-            if due:
-                deps = _deposits(res, (0, sp.wood, 0, 0), _NO_PAY)
+        if code <= _EXPERIMENT:  # at most a condition, then that default
+            if code == _OTHER:
+                pass
+            elif code == _LEAD:
+                if seat == st.leader and pv[b + TURNS] == 0:
+                    continue
+            elif code == _EXPLORE:
+                dogs = legends.sled_dogs(st, seat) if explorer else pv[b + DOGS]
+                if dogs < 1 or sled_for_explore(st, seat) < 1:
+                    continue
+                if due:
+                    deps = _deposits(res, _NO_PAY, (0, 0, 0, 1))
+            elif code == _HIRE:
+                if st.inuit_pool <= 0:
+                    continue
+            elif code == _RECYCLE:
+                if pv[b + FUEL] < sp.fuel:
+                    continue
+            elif code == _MAGNETIC:
+                if not st.compass:
+                    continue
+            elif code == _TIN:
+                if pv[b + CANS] < sp.cans:
+                    continue
+            else:  # _EXPERIMENT
+                if res[1] < sp.wood:
+                    continue
+                if due:
+                    deps = _deposits(res, (0, sp.wood, 0, 0), _NO_PAY)
+        elif code == _EXCHANGE:
+            # the suffixes depend on which resources are above 0, and when a deposit
+            # is due on which are above 1: the resources capped at 2 say both
+            if resk is None:
+                resk = (min(res[0], 2), min(res[1], 2), min(res[2], 2), min(res[3], 2))
             assert tok is not None
-            food = pv[b + FOOD]
-            key = (tok, i, "c", food, deps)
+            key: tuple[object, ...] = (tok, i, "x", due, resk)
             blk = blocks.get(key)
             if blk is None:
-                suffixes: tuple[Suffix, ...] = tuple(
-                    (None, None, None, f, None, d) for f in range(food + 1) for d in deps
-                )
-                blk = _block(key, sid, tok.opts, suffixes)
-            out += blk
-            if pv[b + CANS]:  # Walking on Ice: food cans count as 5 food lowered each
-                out += _cabin_with_cans(sid, tok.opts, food, pv[b + CANS], deps)
-            continue
-        elif code == _SLED:
-            wood = legends_j.sled_wood(st, seat, sp.wood) if explorer else sp.wood
-            if res[1] < wood or pv[b + SLED] >= int(st.content.tracks["sled"]["max"]):
-                continue
-            if due:
-                deps = _deposits(res, (0, wood, 0, 0), _NO_PAY)
-            if explorer and avail[4] and legends_j.sled_master(st, seat):
-                key = (crews, i, "S", more, deps)
-                blk = blocks.get(key)
-                if blk is None:
-                    power = ((legends_j.INUK_ALONE, None),)  # event 53's power
-                    opts = _merged(_default_opts(avail, sp, more, proxies), power)
-                    blk = _block(key, sid, opts, _plain_suffixes(deps))
-                out += blk
-                continue
-        elif code == _UPGRADE:
-            if len(upgrades) >= st.upgrade_space_limit():
-                continue
-            upg_left = st.upg_left
-            wood = res[1]
-            nums = tuple(  # the cheap tests first (all of them side-effect free)
-                [
-                    num
-                    for num, cost in _tiles_in_game(st, tables)
-                    if wood >= cost and num not in upgrades and upg_left[num] > 0
-                ]
-            )
-            if not nums:
-                continue
-            assert tok is not None
-            key = (tok, i, "u", nums, res if due else None)
-            blk = blocks.get(key)
-            if blk is None:
-                tiles: list[Suffix] = []
-                ups = st.content.upgrades
-                for num in nums:
-                    dt = _deposits(res, (0, ups[num].cost, 0, 0), _NO_PAY) if due else plain
-                    tiles += [(None, None, num, None, None, d) for d in dt]
-                blk = _block(key, sid, tok.opts, tuple(tiles))
+                swaps: list[Suffix] = []
+                for ri, r in enumerate(RESOURCES):
+                    if res[ri] > 0:
+                        if due:
+                            paid = [0, 0, 0, 0]
+                            paid[ri] = 1
+                            dx = _deposits(res, tuple(paid), _NO_PAY)
+                        else:
+                            dx = plain
+                        swaps += [(None, r, None, None, None, d) for d in dx]
+                blk = _block(key, sid, tok.opts, tuple(swaps))
             out += blk
             continue
-        elif code == _RECYCLE:
-            if pv[b + FUEL] < sp.fuel:
-                continue
-        elif code == _MAGNETIC:
-            if not st.compass:
-                continue
-        elif code == _DISCOVER:
-            content = st.content
-            species = content.species
-            cards = [cid for cid in st.sp_rev if boat or not species[cid].fishing_boat]
-            if boat:
-                cards += [cid for cid in st.hu_rev if cid in content.dual]
-            top = legends_explorers.looked_card(st, seat, "species") if explorer else None
-            if top is not None and (boat or not species[top].fishing_boat):
-                cards.append(top)  # Kellett's look at the species deck
-            if not cards:
+        elif code == _COLLECT:
+            box: Take = tuple(st.boxes[4 * ci : 4 * ci + 4])  # type: ignore[assignment]
+            if box == _NO_PAY:
                 continue
             assert tok is not None
-            key = (tok, i, "d", tuple(cards), plain)
+            key = (tok, i, "k", more, box, plain)
             blk = blocks.get(key)
             if blk is None:
-                found = tuple((cid, None, None, None, None, d) for cid in cards for d in plain)
-                blk = _block(key, sid, tok.opts, found)
+                blk = _collect_block(key, sid, tok.opts, box, plain, more)
+            out += blk
+            continue
+        elif code == _VOW:
+            key = (crews, i, "V", more, plain)
+            blk = blocks.get(key)
+            if blk is None:
+                need = sp.need
+                officer = need[0] if need else "captain"
+                opts = vow_options(avail, officer, proxies)
+                if more:  # the officer + ``more``, or any 2 + ``more``
+                    opts = tuple(
+                        (c, p)
+                        for c, p in crew_options(avail, (), (1 + more, 2 + more), ())
+                        if sum(c) == 2 + more or c[ROLE_INDEX[officer]]
+                    )
+                blk = _block(key, sid, opts, _plain_suffixes(plain))
             out += blk
             continue
         elif code == _HUNT:
+            if toks[i] is None:  # nobody can take it: every (prey,) crew is among these
+                continue
             dual = st.content.dual
             hunting = tables.hunting_all
             row = st.hu_rev
@@ -611,60 +588,90 @@ def take_actions(st: State, seat: int) -> list[Action]:
                         crew_options(avail, need, (prey,), proxies), sid, cid, deps, block
                     )
             continue
-        elif code == _TIN:
-            if pv[b + CANS] < sp.cans:
+        elif code == _DISCOVER:
+            content = st.content
+            species = content.species
+            cards = [cid for cid in st.sp_rev if boat or not species[cid].fishing_boat]
+            if boat:
+                cards += [cid for cid in st.hu_rev if cid in content.dual]
+            top = legends_explorers.looked_card(st, seat, "species") if explorer else None
+            if top is not None and (boat or not species[top].fishing_boat):
+                cards.append(top)  # Kellett's look at the species deck
+            if not cards:
                 continue
-        elif code == _EXPERIMENT:
-            if res[1] < sp.wood:
+            assert tok is not None
+            key = (tok, i, "d", tuple(cards), plain)
+            blk = blocks.get(key)
+            if blk is None:
+                found = tuple((cid, None, None, None, None, d) for cid in cards for d in plain)
+                blk = _block(key, sid, tok.opts, found)
+            out += blk
+            continue
+        elif code == _CABIN:
+            if pv[b + CABINS] >= int(st.rules["limits"]["cabins"]) or res[1] < sp.wood:
                 continue
             if due:
                 deps = _deposits(res, (0, sp.wood, 0, 0), _NO_PAY)
-        elif code == _EXCHANGE:
-            # the suffixes depend on which resources are above 0, and when a deposit
-            # is due on which are above 1: the resources capped at 2 say both
-            if resk is None:
-                resk = (min(res[0], 2), min(res[1], 2), min(res[2], 2), min(res[3], 2))
             assert tok is not None
-            key = (tok, i, "x", due, resk)
+            food = pv[b + FOOD]
+            key = (tok, i, "c", food, deps)
             blk = blocks.get(key)
             if blk is None:
-                swaps: list[Suffix] = []
-                for ri, r in enumerate(RESOURCES):
-                    if res[ri] > 0:
-                        if due:
-                            paid = [0, 0, 0, 0]
-                            paid[ri] = 1
-                            dx = _deposits(res, tuple(paid), _NO_PAY)
-                        else:
-                            dx = plain
-                        swaps += [(None, r, None, None, None, d) for d in dx]
-                blk = _block(key, sid, tok.opts, tuple(swaps))
+                suffixes: tuple[Suffix, ...] = tuple(
+                    (None, None, None, f, None, d) for f in range(food + 1) for d in deps
+                )
+                blk = _block(key, sid, tok.opts, suffixes)
             out += blk
+            if pv[b + CANS]:  # Walking on Ice: food cans count as 5 food lowered each
+                out += _cabin_with_cans(sid, tok.opts, food, pv[b + CANS], deps)
             continue
-        elif code == _COLLECT:
-            box: Take = tuple(st.boxes[4 * ci : 4 * ci + 4])  # type: ignore[assignment]
-            if box == _NO_PAY:
+        elif code == _UPGRADE:
+            if len(upgrades) >= st.upgrade_space_limit():
+                continue
+            upg_left = st.upg_left
+            wood = res[1]
+            nums = tuple(  # the cheap tests first (all of them side-effect free)
+                [
+                    num
+                    for num, cost in _tiles_in_game(st, tables)
+                    if wood >= cost and num not in upgrades and upg_left[num] > 0
+                ]
+            )
+            if not nums:
                 continue
             assert tok is not None
-            key = (tok, i, "k", more, box, plain)
+            key = (tok, i, "u", nums, res if due else None)
             blk = blocks.get(key)
             if blk is None:
-                blk = _collect_block(key, sid, tok.opts, box, plain, more)
+                tiles: list[Suffix] = []
+                ups = st.content.upgrades
+                for num in nums:
+                    dt = _deposits(res, (0, ups[num].cost, 0, 0), _NO_PAY) if due else plain
+                    tiles += [(None, None, num, None, None, d) for d in dt]
+                blk = _block(key, sid, tok.opts, tuple(tiles))
             out += blk
             continue
-        else:  # _VOW
-            key = (crews, i, "V", more, plain)
+        elif code == _SLED:
+            wood = legends_j.sled_wood(st, seat, sp.wood) if explorer else sp.wood
+            if res[1] < wood or pv[b + SLED] >= int(st.content.tracks["sled"]["max"]):
+                continue
+            if due:
+                deps = _deposits(res, (0, wood, 0, 0), _NO_PAY)
+            if explorer and avail[4] and legends_j.sled_master(st, seat):
+                key = (crews, i, "S", more, deps)
+                blk = blocks.get(key)
+                if blk is None:
+                    power = ((legends_j.INUK_ALONE, None),)  # event 53's power
+                    opts = _merged(_default_opts(avail, sp, more, proxies), power)
+                    blk = _block(key, sid, opts, _plain_suffixes(deps))
+                out += blk
+                continue
+        elif pv[b + INTERPRETER]:  # _VISIT with event 17's Inuk Interpreter
+            key = (crews, i, "I", more, plain)
             blk = blocks.get(key)
             if blk is None:
-                need = sp.need
-                officer = need[0] if need else "captain"
-                opts = vow_options(avail, officer, proxies)
-                if more:  # the officer + ``more``, or any 2 + ``more``
-                    opts = tuple(
-                        (c, p)
-                        for c, p in crew_options(avail, (), (1 + more, 2 + more), ())
-                        if sum(c) == 2 + more or c[ROLE_INDEX[officer]]
-                    )
+                extra = crew_options(avail, ("inuit",), INTERPRETER_TOTALS, _inuk(proxies))
+                opts = _merged(_default_opts(avail, sp, more, proxies), extra)
                 blk = _block(key, sid, opts, _plain_suffixes(plain))
             out += blk
             continue
