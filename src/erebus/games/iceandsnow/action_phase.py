@@ -389,11 +389,14 @@ def _block(
     """The actions ``take sid`` for every (crew, proxy) of ``opts`` (outer loop)
     and every suffix (inner loop), kept under ``key``."""
     block = tuple(
-        _new(
-            Action, ("take", c, sid, None, None, None, None, r, crew, t, f, v, proxy, d, None, None)
-        )
-        for crew, proxy in opts
-        for c, r, t, f, v, d in suffixes
+        [
+            _new(
+                Action,
+                ("take", c, sid, None, None, None, None, r, crew, t, f, v, proxy, d, None, None),
+            )
+            for crew, proxy in opts
+            for c, r, t, f, v, d in suffixes
+        ]
     )
     return _keep(key, block)
 
@@ -408,17 +411,14 @@ def _collect_block(
 ) -> tuple[Action, ...]:
     """Collect: every crew, then every take vector of ``min(crew, contents)``
     (``uncounted`` crew — a creature's extra crew — do not collect), kept under ``key``."""
+    no = None  # (a name, to write the 16 fields on one line)
     block = tuple(
-        _new(
-            Action,
-            (
-                *("take", None, sid, None, None, None, None, None, crew, None, None, v, proxy, d),
-                *(None, None),
-            ),
-        )
-        for crew, proxy in opts
-        for v in take_vectors(box, sum(crew) - uncounted)
-        for d in deposits
+        [
+            _new(Action, ("take", no, sid, no, no, no, no, no, crew, no, no, v, proxy, d, no, no))
+            for crew, proxy in opts
+            for v in take_vectors(box, sum(crew) - uncounted)
+            for d in deposits
+        ]
     )
     return _keep(key, block)
 
