@@ -424,7 +424,7 @@ def _collect_block(
 
 
 def take_actions(st: State, seat: int) -> list[Action]:
-    """Every legal ``take`` of ``seat`` now, in board order (a new list).
+    """Every legal ``take`` of ``seat`` now, in board order (a new list: callers extend it).
 
     Per space the order is: crew compositions (``crew_options`` order), then the
     space's parameters (card, tile, food, resource, take), then the Survival

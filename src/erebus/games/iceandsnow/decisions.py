@@ -84,16 +84,17 @@ class DecisionRules(FlowRules):
                 voyages += legends_explorers.chart_actions(self, seat)
             return voyages
         if ph == "action":
+            # a new list (take_actions' own), extended in place: takes, free actions, pass
             takes = action_phase.take_actions(self, seat)
-            free: list[Action] = []
+            forced = bool(takes) and self.options["passing"] == "forced"
             if self.explorer:  # Kellett's bound take after a look (D); free looks, charts
                 bound = legends_explorers.filter_committed(self, seat, takes)
                 if bound is not None:
                     return bound
-                free = legends_explorers.free_actions(self, seat)
-            if takes and self.options["passing"] == "forced":
-                return [*takes, *free]
-            return [*takes, *free, _PASS]
+                takes += legends_explorers.free_actions(self, seat)
+            if not forced:
+                takes.append(_PASS)
+            return takes
         raise AssertionError(f"no decision in phase {ph!r}")  # pragma: no cover
 
     def apply(self, action: Action | dict[str, Any]) -> list[Event]:
