@@ -271,13 +271,26 @@ _Row = tuple[int, str, int | None, int, int, int, bool, Space]
 _OWN_CREW_OR_MORE = frozenset({_VISIT, _SLED, _HUNT, _VOW})
 
 
-def _rows(st: State, tables: Tables, final: bool) -> tuple[_Row, ...]:
+def _rows(st: State, tables: Tables, crews: _Crews | None) -> tuple[_Row, ...]:
     """The spaces of the board open to a ``take`` at all, in board order: the
     final-round ones only in the final round, the blocked ones never.  They depend on
     nothing else (the players' count, the scenario, the blocked spaces), so they are
-    computed once per board and those."""
+    computed once per board and those.  With ``crews``, only the spaces whose
+    crew options may hold something for that available crew: those with options of
+    their own requirement, and those whose options may be others."""
     blocked = st.blocked_spaces()
+    final = st.is_final_round
     key = (st.n, final, st.scenario, tuple(blocked))
+    if crews is not None:
+        rows = crews.rows.get(key)
+        if rows is None:
+            toks = crews.toks
+            rows = crews.rows[key] = tuple(
+                r
+                for r in _rows(st, tables, None)
+                if toks[r[0]] is not None or (r[3] != _HUNT and not r[6])
+            )
+        return rows
     rows = tables.take_rows.get(key)
     if rows is not None:
         return rows
@@ -321,13 +334,15 @@ def _token(tables: Tables, opts: tuple[tuple[Crew, str | None], ...]) -> _Opts:
 class _Crews:
     """The key of one (available crew, proxies) on one board in :data:`_BLOCKS`, and
     ``toks``: per space index, the :class:`_Opts` of the space's own requirement
-    (``None``: no crew meets it)."""
+    (``None``: no crew meets it), and the spaces that leaves."""
 
-    __slots__ = ("avail", "proxies", "toks")
+    __slots__ = ("avail", "proxies", "rows", "toks")
 
     def __init__(self, tables: Tables, avail: Crew, proxies: tuple[str, ...]) -> None:
         self.avail = avail
         self.proxies = proxies
+        #: :func:`_rows` for this crew (without Sedna's extra crew), by the same keys
+        self.rows: dict[tuple[object, ...], tuple[_Row, ...]] = {}
         self.toks: list[_Opts | None] = []
         for sp in tables.spaces:
             opts = crew_options(avail, sp.need, sp.totals, proxies)
@@ -431,10 +446,12 @@ def take_actions(st: State, seat: int) -> list[Action]:
     deposit (resource order) when one is due.
 
     Search and the RL environment call this on most of their decisions, so each
-    space costs one cache look-up when nothing new happens: the open spaces come
-    from :func:`_rows`, and each space's block of actions from :data:`_BLOCKS`, keyed
-    on the available crew and proxies (:class:`_Crews`), the space and what its
-    parameters depend on — built (and its suffixes computed) only on a miss."""
+    space costs one cache look-up when nothing new happens: the spaces this crew may
+    take come from :func:`_rows`, and each space's block of actions from
+    :data:`_BLOCKS`, keyed on its crew options (:class:`_Opts`; or the available crew
+    and proxies, :class:`_Crews`, where the options are not the space's own), the
+    space and what its parameters depend on — built (and its suffixes computed) only
+    on a miss."""
     avail = st.avail_crew(seat)
     if sum(avail) == 0:
         return []
@@ -462,7 +479,9 @@ def take_actions(st: State, seat: int) -> list[Action]:
     blk: tuple[Action, ...] | None
     toks = crews.toks
     tok: _Opts | None
-    for i, sid, slots, code, ci, wcol, own, sp in _rows(st, tables, st.is_final_round):
+    # with Sedna's extra crew every space; else those this crew may take
+    rows = _rows(st, tables, None if sedna else crews)
+    for i, sid, slots, code, ci, wcol, own, sp in rows:
         if slots is not None and occ[i] >= slots:
             continue
         more = myths.extra_crew(st, seat, sp) if sedna else 0
