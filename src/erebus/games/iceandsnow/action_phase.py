@@ -793,8 +793,13 @@ def apply_take(st: State, seat: int, a: Action, ev: list[Event]) -> None:
     assert a.space is not None and a.crew is not None
     b = F * seat
     pv = st.pv
-    for i, k in enumerate(a.crew):
-        pv[b + USED + i] += k
+    crew = a.crew
+    placed = b + USED
+    pv[placed] += crew[0]
+    pv[placed + 1] += crew[1]
+    pv[placed + 2] += crew[2]
+    pv[placed + 3] += crew[3]
+    pv[placed + 4] += crew[4]
     if a.proxy is not None:
         pv[b + PROXY] |= PROXY_BIT[a.proxy]
     ev.append(CrewPlaced(seat, a.space, a.crew))

@@ -174,7 +174,12 @@ class DecisionRules(FlowRules):
 
     def _act(self, seat: int, a: Action, ev: list[Event]) -> None:
         k = a.kind
-        if k == "choose_investor":
+        if k == "take":  # first: most decisions are takes
+            action_phase.apply_take(self, seat, a, ev)
+            if not self.over:
+                self.pv[F * seat + TURNS] += 1
+                self._advance_turn(ev)
+        elif k == "choose_investor":
             self.investor[seat] = a.card
             ev.append(InvestorChosen(seat))
             self.setup_stage = 1
@@ -218,8 +223,3 @@ class DecisionRules(FlowRules):
             self.pv[F * seat + PASSED] = 1
             ev.append(Passed(seat))
             self._advance_turn(ev)
-        elif k == "take":
-            action_phase.apply_take(self, seat, a, ev)
-            if not self.over:
-                self.pv[F * seat + TURNS] += 1
-                self._advance_turn(ev)
