@@ -161,6 +161,8 @@ def needs_deposit(st: State, sp: Space) -> bool:
 
 
 def active_shelter(st: State, seat: int) -> bool:
+    if not st.shelters_at:  # (most games: no shelter anywhere)
+        return False
     here = set(st.tables.sections_of[st.fleet])
     return any(s == seat and here.intersection(st.tables.sections_of[a]) for a, s in st.shelters_at)
 
