@@ -57,6 +57,7 @@ from erebus.games.iceandsnow.resources import acquire_species
 
 if TYPE_CHECKING:
     from erebus.games.iceandsnow.events_cards import EventCardRules as State
+    from erebus.games.iceandsnow.tables import Tables
 
 ROLE_INDEX = {
     "captain": 0,
@@ -131,9 +132,12 @@ def take_vectors(box: Take, k: int) -> tuple[Take, ...]:
 
 
 def proxies_of(st: State, seat: int) -> tuple[str, ...]:
-    used = st.pv[F * seat + PROXY]
     upgrades = st.upgrades[seat]
-    out = tuple([role for num, role, bit in _PROXIES if num in upgrades and not used & bit])
+    if upgrades:
+        used = st.pv[F * seat + PROXY]
+        out = tuple([role for num, role, bit in _PROXIES if num in upgrades and not used & bit])
+    else:
+        out = ()
     if st.explorer and legends_explorers.apprentice(st, seat):  # Ross: a crew member as an Inuk
         out += (legends_explorers.INUK_PROXY,)
     return out
@@ -157,6 +161,8 @@ def needs_deposit(st: State, sp: Space) -> bool:
 
 
 def active_shelter(st: State, seat: int) -> bool:
+    if not st.shelters_at:  # (most games: no shelter anywhere)
+        return False
     here = set(st.tables.sections_of[st.fleet])
     return any(s == seat and here.intersection(st.tables.sections_of[a]) for a, s in st.shelters_at)
 
@@ -193,302 +199,535 @@ Suffix = tuple[str | None, str | None, int | None, int | None, Take | None, str 
 
 _new = tuple.__new__
 _NO_PAY = (0, 0, 0, 0)
+#: The deposits of a take that owes none (``None``: no deposit).
+_NO_DEPOSIT: tuple[str | None, ...] = (None,)
+_PLAIN: tuple[Suffix, ...] = ((None, None, None, None, None, None),)
 #: Built blocks of ``take`` actions (one space, one crew requirement, one set of
-#: suffixes), shared by every state: the same blocks come back all game long.
+#: suffixes), shared by every state: the same blocks come back all game long.  A key
+#: is ``(crews, space index, …)``: ``crews`` the :class:`_Crews` of the available crew
+#: and proxies (hashed by identity, so a key is cheap to hash and to compare), then
+#: what the space's crew options and suffixes depend on (:func:`take_actions`).
 _BLOCKS: dict[tuple[object, ...], tuple[Action, ...]] = {}
 _BLOCKS_MAX = 1 << 14
 _BLOCK_MAX_LEN = 1024
+#: How many :class:`_Crews` one board keeps (a handful are in use at a time).
+_CREWS_MAX = 1 << 12
+
+# The kinds of space of take_actions, as small ints (one test each, not a chain of
+# string comparisons): _KINDS names the exact ones, the rest go by prefix.  The
+# kinds up to _EXPERIMENT take at most a condition and the space's own crew; the
+# others follow, those with several spaces first (take_actions tests them in order).
+(
+    _OTHER,  # ice_fishing, trace_map, document_methods, lab_research, Walking on Ice tiles
+    _LEAD,
+    _EXPLORE,
+    _HIRE,
+    _RECYCLE,
+    _MAGNETIC,
+    _TIN,
+    _EXPERIMENT,
+    _EXCHANGE,
+    _COLLECT,
+    _VOW,
+    _HUNT,
+    _DISCOVER,
+    _CABIN,
+    _UPGRADE,
+    _SLED,
+    _VISIT,
+) = range(17)
+_KINDS = {
+    "lead": _LEAD,
+    "explore": _EXPLORE,
+    "visit_inuit": _VISIT,
+    "hire_inuk": _HIRE,
+    "build_cabin": _CABIN,
+    "improve_sled": _SLED,
+    "upgrade_ship": _UPGRADE,
+    "recycle_wood": _RECYCLE,
+    "magnetic_research": _MAGNETIC,
+    "discover": _DISCOVER,
+    "hunt": _HUNT,
+    "tin_refining": _TIN,  # Walking on Ice's tile over Experiment
+    "experiment": _EXPERIMENT,
+}
 
 
-def _block(
-    sid: str,
-    opts: tuple[tuple[Crew, str | None], ...],
-    okey: tuple[object, ...],
-    suffixes: tuple[Suffix, ...],
-) -> tuple[Action, ...]:
-    """The actions ``take sid`` for every (crew, proxy) of ``opts`` (outer loop)
-    and every suffix (inner loop); ``okey`` names ``opts``.  Cached."""
-    key = (sid, okey, suffixes)
-    hit = _BLOCKS.get(key)
-    if hit is not None:
-        return hit
-    block: tuple[Action, ...] = tuple(
-        _new(
-            Action, ("take", c, sid, None, None, None, None, r, crew, t, f, v, proxy, d, None, None)
-        )
-        for crew, proxy in opts
-        for c, r, t, f, v, d in suffixes
-    )
-    if len(block) <= _BLOCK_MAX_LEN:
-        if len(_BLOCKS) >= _BLOCKS_MAX:
-            _BLOCKS.clear()
-        _BLOCKS[key] = block
-    return block
+def _kind_code(kind: str) -> int:
+    if kind in _KINDS:
+        return _KINDS[kind]
+    if kind.startswith("exchange"):
+        return _EXCHANGE
+    if kind.startswith("collect"):
+        return _COLLECT
+    if kind.startswith("vow"):
+        return _VOW
+    return _OTHER
 
 
-def _collect_block(
-    sid: str,
-    opts: tuple[tuple[Crew, str | None], ...],
-    okey: tuple[object, ...],
-    box: Take,
-    deposits: tuple[str | None, ...],
-    uncounted: int = 0,
-) -> tuple[Action, ...]:
-    """Collect: every crew, then every take vector of ``min(crew, contents)``
-    (``uncounted`` crew — a creature's extra crew — do not collect)."""
-    key = (sid, okey, box, deposits, uncounted)
-    hit = _BLOCKS.get(key)
-    if hit is not None:
-        return hit
-    block = tuple(
-        _new(
-            Action,
-            (
-                *("take", None, sid, None, None, None, None, None, crew, None, None, v, proxy, d),
-                *(None, None),
-            ),
-        )
-        for crew, proxy in opts
-        for v in take_vectors(box, sum(crew) - uncounted)
-        for d in deposits
-    )
-    if len(block) <= _BLOCK_MAX_LEN:
-        if len(_BLOCKS) >= _BLOCKS_MAX:
-            _BLOCKS.clear()
-        _BLOCKS[key] = block
-    return block
+#: One board space a ``take`` may name: (index, id, slots, kind code, column index,
+#: the column owing a Survival deposit when the space is above its warehouse, else -1,
+#: whether its crew options are always its own requirement's, the space).
+_Row = tuple[int, str, int | None, int, int, int, bool, Space]
+#: The kinds whose crew options may be other than the space's own requirement's.
+_OWN_CREW_OR_MORE = frozenset({_VISIT, _SLED, _HUNT, _VOW})
 
 
-def take_actions(st: State, seat: int) -> list[Action]:
-    """Every legal ``take`` of ``seat`` now, in board order.
-
-    Per space the order is: crew compositions (``crew_options`` order), then the
-    space's parameters (card, tile, food, resource, take), then the Survival
-    deposit (resource order) when one is due."""
-    avail = st.avail_crew(seat)
-    if sum(avail) == 0:
-        return []
-    proxies = proxies_of(st, seat)
-    n = st.n
-    pv = st.pv
-    b = F * seat
-    res = (pv[b + DYN], pv[b + WOOD], pv[b + RIFLES], pv[b + DOGS])
-    out: list[Action] = []
-    scen = st.scen()
+def _rows(st: State, tables: Tables, crews: _Crews | None) -> tuple[_Row, ...]:
+    """The spaces of the board open to a ``take`` at all, in board order: the
+    final-round ones only in the final round, the blocked ones never.  They depend on
+    nothing else (the players' count, the scenario, the blocked spaces), so they are
+    computed once per board and those.  With ``crews``, only the spaces whose
+    crew options may hold something for that available crew: those with options of
+    their own requirement, and those whose options may be others."""
     blocked = st.blocked_spaces()
-    replaced = scen.get("replaced_spaces", {})
     final = st.is_final_round
-    survival = st.mode("survival")
-    col_paid = st.col_paid
-    occ = st.occ
-    content = st.content
-    tables = st.tables
-    space_column = tables.space_column
-    upgrades = st.upgrades[seat]
-    boat = FISHING_BOAT in upgrades
-    # the deposits possible with nothing paid nor kept (most spaces)
-    deps0 = tuple([r for r, k in zip(RESOURCES, res, strict=True) if k >= 1])
-    deps0_sfx = _plain_suffixes(deps0)
-    # Inuit Myths: creatures in play may ask more of an action (§9.2)
-    sedna = bool(st.cr_active) and any(x.cost == "extra_crew" for x in myths.extras(st, seat))
-
-    def deposits(paid: tuple[int, ...], keep: tuple[int, ...]) -> tuple[str | None, ...]:
-        return tuple(
-            [r for r, k, p, q in zip(RESOURCES, res, paid, keep, strict=True) if k - p - q >= 1]
-        )
-
+    key = (st.n, final, st.scenario, tuple(blocked))
+    if crews is not None:
+        rows = crews.rows.get(key)
+        if rows is None:
+            toks = crews.toks
+            rows = crews.rows[key] = tuple(
+                r
+                for r in _rows(st, tables, None)
+                if toks[r[0]] is not None or (r[3] != _HUNT and not r[6])
+            )
+        return rows
+    rows = tables.take_rows.get(key)
+    if rows is not None:
+        return rows
+    replaced = st.scen().get("replaced_spaces", {})
+    out: list[_Row] = []
     for i, sp in enumerate(tables.spaces):
         if sp.final and not final:
             continue
         sid = sp.id
         if sid in blocked:
             continue
-        slots = sp.slots.get(n)
+        ci = tables.space_column[i]
+        wcol = ci if sp.above_warehouse and ci >= 0 else -1
+        code = _kind_code(replaced.get(sid, sid))
+        own = code not in _OWN_CREW_OR_MORE
+        out.append((i, sid, sp.slots.get(st.n), code, ci, wcol, own, sp))
+    rows = tables.take_rows[key] = tuple(out)
+    return rows
+
+
+class _Opts:
+    """The key of one tuple of crew options on one board in :data:`_BLOCKS`: a block
+    depends on the options, not on the crew they came from, so every available crew
+    with the same options for a space shares its blocks."""
+
+    __slots__ = ("opts",)
+
+    def __init__(self, opts: tuple[tuple[Crew, str | None], ...]) -> None:
+        self.opts = opts
+
+
+def _token(tables: Tables, opts: tuple[tuple[Crew, str | None], ...]) -> _Opts:
+    tok = tables.take_opts.get(opts)
+    if tok is None:
+        if len(tables.take_opts) >= _CREWS_MAX:
+            tables.take_opts.clear()
+        tok = tables.take_opts[opts] = _Opts(opts)
+    return tok
+
+
+class _Crews:
+    """The key of one (available crew, proxies) on one board in :data:`_BLOCKS`, and
+    ``toks``: per space index, the :class:`_Opts` of the space's own requirement
+    (``None``: no crew meets it), and the spaces that leaves."""
+
+    __slots__ = ("avail", "proxies", "rows", "toks")
+
+    def __init__(self, tables: Tables, avail: Crew, proxies: tuple[str, ...]) -> None:
+        self.avail = avail
+        self.proxies = proxies
+        #: :func:`_rows` for this crew (without Sedna's extra crew), by the same keys
+        self.rows: dict[tuple[object, ...], tuple[_Row, ...]] = {}
+        self.toks: list[_Opts | None] = []
+        for sp in tables.spaces:
+            opts = crew_options(avail, sp.need, sp.totals, proxies)
+            self.toks.append(_token(tables, opts) if opts else None)
+
+
+def _crews(tables: Tables, avail: Crew, proxies: tuple[str, ...]) -> _Crews:
+    key = (avail, proxies)
+    c = tables.take_crews.get(key)
+    if c is None:
+        if len(tables.take_crews) >= _CREWS_MAX:
+            tables.take_crews.clear()
+        c = tables.take_crews[key] = _Crews(tables, avail, proxies)
+    return c
+
+
+def _tiles_in_game(st: State, tables: Tables) -> tuple[tuple[int, int], ...]:
+    """(number, wood cost) of the upgrade tiles in this game, in number order: what
+    :meth:`upgrade_in_game` says, which reads only the content and these options."""
+    o = st.options
+    key = (tuple(o["modules"]), o["upgrades"], st.mode("dual_species"))
+    tiles = tables.take_tiles.get(key)
+    if tiles is None:
+        tiles = tables.take_tiles[key] = tuple(
+            (num, u.cost) for num, u in tables.upgrades_sorted if st.upgrade_in_game(num)
+        )
+    return tiles
+
+
+def _deposits(res: Take, paid: tuple[int, ...], keep: tuple[int, ...]) -> tuple[str | None, ...]:
+    """The Survival deposits possible with ``paid`` paid and ``keep`` kept."""
+    return tuple(
+        [r for r, k, p, q in zip(RESOURCES, res, paid, keep, strict=True) if k - p - q >= 1]
+    )
+
+
+def _default_opts(
+    avail: Crew, sp: Space, more: int, proxies: tuple[str, ...]
+) -> tuple[tuple[Crew, str | None], ...]:
+    """The crew options of ``sp``'s own requirement, with ``more`` crew (Sedna)."""
+    totals = myths.plus_totals(sp.totals, more) if more else sp.totals
+    return crew_options(avail, sp.need, totals, proxies)
+
+
+def _keep(key: tuple[object, ...], block: tuple[Action, ...]) -> tuple[Action, ...]:
+    if len(block) <= _BLOCK_MAX_LEN:
+        if len(_BLOCKS) >= _BLOCKS_MAX:
+            _BLOCKS.clear()
+        _BLOCKS[key] = block
+    return block
+
+
+def _block(
+    key: tuple[object, ...],
+    sid: str,
+    opts: tuple[tuple[Crew, str | None], ...],
+    suffixes: tuple[Suffix, ...],
+) -> tuple[Action, ...]:
+    """The actions ``take sid`` for every (crew, proxy) of ``opts`` (outer loop)
+    and every suffix (inner loop), kept under ``key``."""
+    block = tuple(
+        [
+            _new(
+                Action,
+                ("take", c, sid, None, None, None, None, r, crew, t, f, v, proxy, d, None, None),
+            )
+            for crew, proxy in opts
+            for c, r, t, f, v, d in suffixes
+        ]
+    )
+    return _keep(key, block)
+
+
+def _collect_block(
+    key: tuple[object, ...],
+    sid: str,
+    opts: tuple[tuple[Crew, str | None], ...],
+    box: Take,
+    deposits: tuple[str | None, ...],
+    uncounted: int = 0,
+) -> tuple[Action, ...]:
+    """Collect: every crew, then every take vector of ``min(crew, contents)``
+    (``uncounted`` crew — a creature's extra crew — do not collect), kept under ``key``."""
+    no = None  # (a name, to write the 16 fields on one line)
+    block = tuple(
+        [
+            _new(Action, ("take", no, sid, no, no, no, no, no, crew, no, no, v, proxy, d, no, no))
+            for crew, proxy in opts
+            for v in take_vectors(box, sum(crew) - uncounted)
+            for d in deposits
+        ]
+    )
+    return _keep(key, block)
+
+
+def take_actions(st: State, seat: int) -> list[Action]:
+    """Every legal ``take`` of ``seat`` now, in board order (a new list: callers extend it).
+
+    Per space the order is: crew compositions (``crew_options`` order), then the
+    space's parameters (card, tile, food, resource, take), then the Survival
+    deposit (resource order) when one is due.
+
+    Search and the RL environment call this on most of their decisions, so each
+    space costs one cache look-up when nothing new happens: the spaces this crew may
+    take come from :func:`_rows`, and each space's block of actions from
+    :data:`_BLOCKS`, keyed on its crew options (:class:`_Opts`; or the available crew
+    and proxies, :class:`_Crews`, where the options are not the space's own), the
+    space and what its parameters depend on — built (and its suffixes computed) only
+    on a miss."""
+    avail = st.avail_crew(seat)
+    if sum(avail) == 0:
+        return []
+    proxies = proxies_of(st, seat)
+    tables = st.tables
+    crews = tables.take_crews.get((avail, proxies))
+    if crews is None:
+        crews = _crews(tables, avail, proxies)
+    pv = st.pv
+    b = F * seat
+    res = (pv[b + DYN], pv[b + WOOD], pv[b + RIFLES], pv[b + DOGS])
+    out: list[Action] = []
+    survival = st.mode("survival")
+    col_paid = st.col_paid
+    occ = st.occ
+    upgrades = st.upgrades[seat]
+    boat = FISHING_BOAT in upgrades
+    explorer = st.explorer
+    # the deposits possible with nothing paid nor kept (most spaces)
+    deps0 = _deposits(res, _NO_PAY, _NO_PAY) if survival else _NO_DEPOSIT
+    # Inuit Myths: creatures in play may ask more of an action (§9.2)
+    sedna = bool(st.cr_active) and any(x.cost == "extra_crew" for x in myths.extras(st, seat))
+    resk: Take | None = None  # the resources capped at 2: what Exchange depends on
+    blocks = _BLOCKS
+    blk: tuple[Action, ...] | None
+    toks = crews.toks
+    tok: _Opts | None
+    # with Sedna's extra crew every space; else those this crew may take
+    rows = _rows(st, tables, None if sedna else crews)
+    for i, sid, slots, code, ci, wcol, own, sp in rows:
         if slots is not None and occ[i] >= slots:
             continue
-        kind = replaced.get(sid, sid)
-        ci = space_column[i]
-        due = survival and sp.above_warehouse and ci >= 0 and not col_paid[ci]
-        plain: tuple[str | None, ...] = deps0 if due else (None,)
-        plain_sfx = deps0_sfx if due else _PLAIN
-        need = sp.need
-        totals = sp.totals
         more = myths.extra_crew(st, seat, sp) if sedna else 0
-        if more:
-            totals = myths.plus_totals(totals, more)
-        okey: tuple[object, ...] = (avail, need, totals, proxies)
-        opts = crew_options(avail, need, totals, proxies)
-        suffixes: tuple[Suffix, ...]
-        if kind == "lead":
-            if seat == st.leader and pv[b + TURNS] == 0:
+        if more:  # Sedna: more crew than the space's own requirement
+            tok = _token(tables, _default_opts(avail, sp, more, proxies))
+        else:
+            tok = toks[i]
+            if tok is None and own:
+                continue  # nobody can take it: an empty block
+        due = survival and wcol >= 0 and not col_paid[wcol]
+        plain = deps0 if due else _NO_DEPOSIT
+        deps = plain  # the default: the space's crew, then its deposits
+        if code <= _EXPERIMENT:  # at most a condition, then that default
+            if code == _OTHER:
+                pass
+            elif code == _LEAD:
+                if seat == st.leader and pv[b + TURNS] == 0:
+                    continue
+            elif code == _EXPLORE:
+                dogs = legends.sled_dogs(st, seat) if explorer else pv[b + DOGS]
+                if dogs < 1 or sled_for_explore(st, seat) < 1:
+                    continue
+                if due:
+                    deps = _deposits(res, _NO_PAY, (0, 0, 0, 1))
+            elif code == _HIRE:
+                if st.inuit_pool <= 0:
+                    continue
+            elif code == _RECYCLE:
+                if pv[b + FUEL] < sp.fuel:
+                    continue
+            elif code == _MAGNETIC:
+                if not st.compass:
+                    continue
+            elif code == _TIN:
+                if pv[b + CANS] < sp.cans:
+                    continue
+            else:  # _EXPERIMENT
+                if res[1] < sp.wood:
+                    continue
+                if due:
+                    deps = _deposits(res, (0, sp.wood, 0, 0), _NO_PAY)
+        elif code == _EXCHANGE:
+            # the suffixes depend on which resources are above 0, and when a deposit
+            # is due on which are above 1: the resources capped at 2 say both
+            if resk is None:
+                resk = (min(res[0], 2), min(res[1], 2), min(res[2], 2), min(res[3], 2))
+            assert tok is not None
+            key: tuple[object, ...] = (tok, i, "x", due, resk)
+            blk = blocks.get(key)
+            if blk is None:
+                swaps: list[Suffix] = []
+                for ri, r in enumerate(RESOURCES):
+                    if res[ri] > 0:
+                        if due:
+                            paid = [0, 0, 0, 0]
+                            paid[ri] = 1
+                            dx = _deposits(res, tuple(paid), _NO_PAY)
+                        else:
+                            dx = plain
+                        swaps += [(None, r, None, None, None, d) for d in dx]
+                blk = _block(key, sid, tok.opts, tuple(swaps))
+            out += blk
+            continue
+        elif code == _COLLECT:
+            box: Take = tuple(st.boxes[4 * ci : 4 * ci + 4])  # type: ignore[assignment]
+            if box == _NO_PAY:
                 continue
-            suffixes = plain_sfx
-        elif kind == "explore":
-            dogs = legends.sled_dogs(st, seat) if st.explorer else pv[b + DOGS]
-            if dogs < 1 or sled_for_explore(st, seat) < 1:
+            assert tok is not None
+            key = (tok, i, "k", more, box, plain)
+            blk = blocks.get(key)
+            if blk is None:
+                blk = _collect_block(key, sid, tok.opts, box, plain, more)
+            out += blk
+            continue
+        elif code == _VOW:
+            key = (crews, i, "V", more, plain)
+            blk = blocks.get(key)
+            if blk is None:
+                need = sp.need
+                officer = need[0] if need else "captain"
+                opts = vow_options(avail, officer, proxies)
+                if more:  # the officer + ``more``, or any 2 + ``more``
+                    opts = tuple(
+                        (c, p)
+                        for c, p in crew_options(avail, (), (1 + more, 2 + more), ())
+                        if sum(c) == 2 + more or c[ROLE_INDEX[officer]]
+                    )
+                blk = _block(key, sid, opts, _plain_suffixes(plain))
+            out += blk
+            continue
+        elif code == _HUNT:
+            if toks[i] is None:  # nobody can take it: every (prey,) crew is among these
                 continue
-            suffixes = _plain_suffixes(deposits(_NO_PAY, (0, 0, 0, 1))) if due else _PLAIN
-        elif kind == "visit_inuit":
-            if pv[b + INTERPRETER]:
-                extra = crew_options(avail, ("inuit",), INTERPRETER_TOTALS, _inuk(proxies))
-                opts = _merged(opts, extra)
-                okey = (*okey, INTERPRETER)
-            suffixes = plain_sfx
-        elif kind == "hire_inuk":
-            if st.inuit_pool <= 0:
-                continue
-            suffixes = plain_sfx
-        elif kind == "build_cabin":
-            if pv[b + CABINS] >= int(st.rules["limits"]["cabins"]) or res[1] < sp.wood:
-                continue
-            deps = deposits((0, sp.wood, 0, 0), _NO_PAY) if due else plain
-            suffixes = tuple(
-                (None, None, None, f, None, d) for f in range(pv[b + FOOD] + 1) for d in deps
-            )
-            if pv[b + CANS]:  # Walking on Ice: food cans count as 5 food lowered each
-                out += _block(sid, opts, okey, suffixes)
-                out += _cabin_with_cans(sid, opts, pv[b + FOOD], pv[b + CANS], deps)
-                continue
-        elif kind == "improve_sled":
-            wood = legends_j.sled_wood(st, seat, sp.wood) if st.explorer else sp.wood
-            if res[1] < wood or pv[b + SLED] >= int(content.tracks["sled"]["max"]):
-                continue
-            suffixes = _plain_suffixes(deposits((0, wood, 0, 0), _NO_PAY)) if due else _PLAIN
-            if st.explorer and avail[4] and legends_j.sled_master(st, seat):
-                opts = _merged(opts, ((legends_j.INUK_ALONE, None),))  # event 53's power
-                okey = (*okey, legends_j.POWER)
-        elif kind == "upgrade_ship":
-            if len(upgrades) >= st.upgrade_space_limit():
-                continue
-            tiles: list[Suffix] = []
-            for num, u in tables.upgrades_sorted:
-                if (  # the cheap tests first (all of them side-effect free)
-                    res[1] >= u.cost
-                    and num not in upgrades
-                    and st.upgrade_in_game(num)
-                    and st.upg_left[num] > 0
-                ):
-                    deps = deposits((0, u.cost, 0, 0), _NO_PAY) if due else plain
-                    tiles += [(None, None, num, None, None, d) for d in deps]
-            suffixes = tuple(tiles)
-        elif kind == "recycle_wood":
-            if pv[b + FUEL] < sp.fuel:
-                continue
-            suffixes = plain_sfx
-        elif kind == "magnetic_research":
-            if not st.compass:
-                continue
-            suffixes = plain_sfx
-        elif kind == "discover":
-            species = content.species
-            cards = [cid for cid in st.sp_rev if boat or not species[cid].fishing_boat]
-            if boat:
-                cards += [cid for cid in st.hu_rev if cid in content.dual]
-            top = legends_explorers.looked_card(st, seat, "species") if st.explorer else None
-            if top is not None and (boat or not species[top].fishing_boat):
-                cards.append(top)  # Kellett's look at the species deck
-            suffixes = tuple((cid, None, None, None, None, d) for cid in cards for d in plain)
-        elif kind == "hunt":
+            dual = st.content.dual
             hunting = tables.hunting_all
             row = st.hu_rev
-            top = legends_explorers.huntable_top(st, seat) if st.explorer else None
+            top = legends_explorers.huntable_top(st, seat) if explorer else None
             if top is not None:
                 row = [*row, top]  # Kellett's look at the hunting deck
+            less = legends.rifles_less(st, seat) if explorer else 0
+            need = sp.need
             for cid in row:
                 h = hunting[cid]
-                if (h.whale or cid in content.dual) and not boat:
+                if (h.whale or cid in dual) and not boat:
                     continue
                 prey = h.prey
-                less = legends.rifles_less(st, seat) if st.explorer else 0
                 if res[2] < prey - less:
                     continue
                 block: tuple[Action, ...] = ()
                 if res[2] >= prey:
-                    deps = deposits(_NO_PAY, (0, 0, prey, 0)) if due else plain
-                    block = _block(
-                        sid,
-                        crew_options(avail, need, (prey,), proxies),
-                        (avail, need, (prey,), proxies),
-                        tuple([(cid, None, None, None, None, d) for d in deps]),
-                    )
+                    deps = _deposits(res, _NO_PAY, (0, 0, prey, 0)) if due else plain
+                    key = (crews, i, "h", prey, cid, deps)
+                    blk = blocks.get(key)
+                    if blk is None:
+                        hunt = tuple([(cid, None, None, None, None, d) for d in deps])
+                        blk = _block(key, sid, crew_options(avail, need, (prey,), proxies), hunt)
+                    block = blk
                     out += block
                 if less:  # event 47: with at least 1 Inuk, 1 rifle less
                     rifles = prey - less
-                    deps = deposits(_NO_PAY, (0, 0, rifles, 0)) if due else plain
+                    deps = _deposits(res, _NO_PAY, (0, 0, rifles, 0)) if due else plain
                     out += legends.hunt_with_inuk(
                         crew_options(avail, need, (prey,), proxies), sid, cid, deps, block
                     )
             continue
-        elif kind == "tin_refining":  # Walking on Ice's tile over Experiment
-            if pv[b + CANS] < sp.cans:
+        elif code == _DISCOVER:
+            content = st.content
+            species = content.species
+            cards = [cid for cid in st.sp_rev if boat or not species[cid].fishing_boat]
+            if boat:
+                cards += [cid for cid in st.hu_rev if cid in content.dual]
+            top = legends_explorers.looked_card(st, seat, "species") if explorer else None
+            if top is not None and (boat or not species[top].fishing_boat):
+                cards.append(top)  # Kellett's look at the species deck
+            if not cards:
                 continue
-            suffixes = plain_sfx
-        elif kind == "experiment":
-            if res[1] < sp.wood:
-                continue
-            suffixes = _plain_suffixes(deposits((0, sp.wood, 0, 0), _NO_PAY)) if due else _PLAIN
-        elif kind.startswith("exchange"):
-            swaps: list[Suffix] = []
-            for ri, r in enumerate(RESOURCES):
-                if res[ri] > 0:
-                    if due:
-                        paid = [0, 0, 0, 0]
-                        paid[ri] = 1
-                        deps = deposits(tuple(paid), _NO_PAY)
-                    else:
-                        deps = plain
-                    swaps += [(None, r, None, None, None, d) for d in deps]
-            suffixes = tuple(swaps)
-        elif kind.startswith("collect"):
-            box: Take = tuple(st.boxes[4 * ci : 4 * ci + 4])  # type: ignore[assignment]
-            if box == _NO_PAY:
-                continue
-            out += _collect_block(sid, opts, okey, box, plain, more)
+            assert tok is not None
+            key = (tok, i, "d", tuple(cards), plain)
+            blk = blocks.get(key)
+            if blk is None:
+                found = tuple((cid, None, None, None, None, d) for cid in cards for d in plain)
+                blk = _block(key, sid, tok.opts, found)
+            out += blk
             continue
-        elif kind.startswith("vow"):
-            officer = need[0] if need else "captain"
-            opts = vow_options(avail, officer, proxies)
-            okey = (avail, officer, proxies, "vow")
-            if more:  # the officer + ``more``, or any 2 + ``more``
-                opts = tuple(
-                    (c, p)
-                    for c, p in crew_options(avail, (), (1 + more, 2 + more), ())
-                    if sum(c) == 2 + more or c[ROLE_INDEX[officer]]
+        elif code == _CABIN:
+            if pv[b + CABINS] >= int(st.rules["limits"]["cabins"]) or res[1] < sp.wood:
+                continue
+            if due:
+                deps = _deposits(res, (0, sp.wood, 0, 0), _NO_PAY)
+            assert tok is not None
+            food = pv[b + FOOD]
+            key = (tok, i, "c", food, deps)
+            blk = blocks.get(key)
+            if blk is None:
+                suffixes: tuple[Suffix, ...] = tuple(
+                    (None, None, None, f, None, d) for f in range(food + 1) for d in deps
                 )
-                okey = (*okey, more)
-            suffixes = plain_sfx
-        else:  # ice_fishing, trace_map, document_methods, lab_research
-            suffixes = plain_sfx
-        if suffixes and opts:
-            out += _block(sid, opts, okey, suffixes)
+                blk = _block(key, sid, tok.opts, suffixes)
+            out += blk
+            if pv[b + CANS]:  # Walking on Ice: food cans count as 5 food lowered each
+                out += _cabin_with_cans(sid, tok.opts, food, pv[b + CANS], deps)
+            continue
+        elif code == _UPGRADE:
+            if len(upgrades) >= st.upgrade_space_limit():
+                continue
+            upg_left = st.upg_left
+            wood = res[1]
+            nums = tuple(  # the cheap tests first (all of them side-effect free)
+                [
+                    num
+                    for num, cost in _tiles_in_game(st, tables)
+                    if wood >= cost and num not in upgrades and upg_left[num] > 0
+                ]
+            )
+            if not nums:
+                continue
+            assert tok is not None
+            key = (tok, i, "u", nums, res if due else None)
+            blk = blocks.get(key)
+            if blk is None:
+                tiles: list[Suffix] = []
+                ups = st.content.upgrades
+                for num in nums:
+                    dt = _deposits(res, (0, ups[num].cost, 0, 0), _NO_PAY) if due else plain
+                    tiles += [(None, None, num, None, None, d) for d in dt]
+                blk = _block(key, sid, tok.opts, tuple(tiles))
+            out += blk
+            continue
+        elif code == _SLED:
+            wood = legends_j.sled_wood(st, seat, sp.wood) if explorer else sp.wood
+            if res[1] < wood or pv[b + SLED] >= int(st.content.tracks["sled"]["max"]):
+                continue
+            if due:
+                deps = _deposits(res, (0, wood, 0, 0), _NO_PAY)
+            if explorer and avail[4] and legends_j.sled_master(st, seat):
+                key = (crews, i, "S", more, deps)
+                blk = blocks.get(key)
+                if blk is None:
+                    power = ((legends_j.INUK_ALONE, None),)  # event 53's power
+                    opts = _merged(_default_opts(avail, sp, more, proxies), power)
+                    blk = _block(key, sid, opts, _plain_suffixes(deps))
+                out += blk
+                continue
+        elif pv[b + INTERPRETER]:  # _VISIT with event 17's Inuk Interpreter
+            key = (crews, i, "I", more, plain)
+            blk = blocks.get(key)
+            if blk is None:
+                extra = crew_options(avail, ("inuit",), INTERPRETER_TOTALS, _inuk(proxies))
+                opts = _merged(_default_opts(avail, sp, more, proxies), extra)
+                blk = _block(key, sid, opts, _plain_suffixes(plain))
+            out += blk
+            continue
+        # the space's own crew requirement, then the deposits ``deps``
+        if tok is not None:
+            key = (tok, i, deps)
+            blk = blocks.get(key)
+            if blk is None:
+                blk = _block(key, sid, tok.opts, _plain_suffixes(deps))
+            out += blk
     if (
         st.mode("shelters")
         and pv[b + SHELTERS] < int(st.rules["limits"]["shelters"])
         and not active_shelter(st, seat)
     ):
-        out += _block(
-            SHELTER_SPACE,
-            crew_options(avail, SHELTER_NEED, SHELTER_TOTALS, _inuk(proxies)),
-            (avail, SHELTER_NEED, SHELTER_TOTALS, _inuk(proxies)),
-            _PLAIN,
-        )
-    if st.event is not None and st.event_takeable(seat):
-        totals = tuple(content.events[st.event].crew)
-        out += _block(
-            EVENT_SPACE,
-            crew_options(avail, (), totals, ()),
-            (avail, (), totals, ()),
-            _PLAIN,
-        )
-    if st.explorer:  # Legendary Expeditions: George Back's choice of upgrade space
+        key = (crews, -1)
+        blk = blocks.get(key)
+        if blk is None:
+            opts = crew_options(avail, SHELTER_NEED, SHELTER_TOTALS, _inuk(proxies))
+            blk = _block(key, SHELTER_SPACE, opts, _PLAIN)
+        out += blk
+    event = st.event
+    if event is not None and st.event_takeable(seat):
+        key = (crews, -2, event)
+        blk = blocks.get(key)
+        if blk is None:
+            totals = tuple(st.content.events[event].crew)
+            blk = _block(key, EVENT_SPACE, crew_options(avail, (), totals, ()), _PLAIN)
+        out += blk
+    if explorer:  # Legendary Expeditions: George Back's choice of upgrade space
         out = legends.expand_upgrades(st, seat, out)
     if st.cr_active:
         out += myths.creature_takes(st, seat, avail)
         out = myths.filter_takes(st, seat, out)
     return out
-
-
-_PLAIN: tuple[Suffix, ...] = ((None, None, None, None, None, None),)
 
 
 def _cabin_with_cans(
@@ -556,8 +795,13 @@ def apply_take(st: State, seat: int, a: Action, ev: list[Event]) -> None:
     assert a.space is not None and a.crew is not None
     b = F * seat
     pv = st.pv
-    for i, k in enumerate(a.crew):
-        pv[b + USED + i] += k
+    crew = a.crew
+    placed = b + USED
+    pv[placed] += crew[0]
+    pv[placed + 1] += crew[1]
+    pv[placed + 2] += crew[2]
+    pv[placed + 3] += crew[3]
+    pv[placed + 4] += crew[4]
     if a.proxy is not None:
         pv[b + PROXY] |= PROXY_BIT[a.proxy]
     ev.append(CrewPlaced(seat, a.space, a.crew))

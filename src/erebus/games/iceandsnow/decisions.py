@@ -84,16 +84,17 @@ class DecisionRules(FlowRules):
                 voyages += legends_explorers.chart_actions(self, seat)
             return voyages
         if ph == "action":
+            # a new list (take_actions' own), extended in place: takes, free actions, pass
             takes = action_phase.take_actions(self, seat)
-            free: list[Action] = []
+            forced = bool(takes) and self.options["passing"] == "forced"
             if self.explorer:  # Kellett's bound take after a look (D); free looks, charts
                 bound = legends_explorers.filter_committed(self, seat, takes)
                 if bound is not None:
                     return bound
-                free = legends_explorers.free_actions(self, seat)
-            if takes and self.options["passing"] == "forced":
-                return [*takes, *free]
-            return [*takes, *free, _PASS]
+                takes += legends_explorers.free_actions(self, seat)
+            if not forced:
+                takes.append(_PASS)
+            return takes
         raise AssertionError(f"no decision in phase {ph!r}")  # pragma: no cover
 
     def apply(self, action: Action | dict[str, Any]) -> list[Event]:
@@ -173,7 +174,12 @@ class DecisionRules(FlowRules):
 
     def _act(self, seat: int, a: Action, ev: list[Event]) -> None:
         k = a.kind
-        if k == "choose_investor":
+        if k == "take":  # first: most decisions are takes
+            action_phase.apply_take(self, seat, a, ev)
+            if not self.over:
+                self.pv[F * seat + TURNS] += 1
+                self._advance_turn(ev)
+        elif k == "choose_investor":
             self.investor[seat] = a.card
             ev.append(InvestorChosen(seat))
             self.setup_stage = 1
@@ -217,8 +223,3 @@ class DecisionRules(FlowRules):
             self.pv[F * seat + PASSED] = 1
             ev.append(Passed(seat))
             self._advance_turn(ev)
-        elif k == "take":
-            action_phase.apply_take(self, seat, a, ev)
-            if not self.over:
-                self.pv[F * seat + TURNS] += 1
-                self._advance_turn(ev)

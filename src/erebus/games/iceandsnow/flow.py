@@ -9,11 +9,12 @@ final round the final voyage runs ``round`` → … → ``fuel`` → ``final``.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from erebus.core.events import Event
 from erebus.games.iceandsnow import legends, legends_explorers, myths, scoring
-from erebus.games.iceandsnow.actions import Action
+from erebus.games.iceandsnow.actions import Action, Crew
 from erebus.games.iceandsnow.content import RESOURCES
 from erebus.games.iceandsnow.events import (
     CardsRevealed,
@@ -53,7 +54,7 @@ from erebus.games.iceandsnow.layout import (
     F,
 )
 from erebus.games.iceandsnow.position import POLE, WAITING
-from erebus.games.iceandsnow.resources import infirmary_options
+from erebus.games.iceandsnow.resources import infirmary_tuple
 from erebus.games.iceandsnow.setup import SetupRules
 
 #: Dynamite of the icebreaking itself (§4.1 step 3), before a route's extra dynamite.
@@ -63,6 +64,13 @@ DIRECTIONS = {"N": (0.0, 1.0), "S": (0.0, -1.0), "E": (1.0, 0.0), "W": (-1.0, 0.
 _DECLINE = Action("compass", to=None)
 _BOILER_YES = Action("boiler", use=True)
 _BOILER_NO = Action("boiler", use=False)
+_DISCARD = {r: Action("discard", resource=r) for r in RESOURCES}
+
+
+@cache
+def _infirmary_actions(avail: Crew, count: int, allow_inuit: bool) -> tuple[Action, ...]:
+    """The answers of an infirmary decision (asked at every step while it waits)."""
+    return tuple(Action("infirmary", crew=c) for c in infirmary_tuple(avail, count, allow_inuit))
 
 
 class FlowRules(SetupRules):
@@ -533,12 +541,11 @@ class FlowRules(SetupRules):
     def _decision_actions(self, d: list[Any]) -> list[Action]:
         kind, seat = d[0], d[1]
         if kind == "discard":
-            return [Action("discard", resource=r) for r in RESOURCES if self.p(seat, RES[r]) > 0]
+            b = F * seat
+            pv = self.pv
+            return [_DISCARD[r] for r in RESOURCES if pv[b + RES[r]] > 0]
         if kind == "infirmary":
-            return [
-                Action("infirmary", crew=c)
-                for c in infirmary_options(self.avail_crew(seat), int(d[2]), bool(d[3]))
-            ]
+            return list(_infirmary_actions(self.avail_crew(seat), int(d[2]), bool(d[3])))
         if kind == "eat":
             return [Action("eat", card=c) for c in self.eat_options(seat)]
         if kind == "compass":

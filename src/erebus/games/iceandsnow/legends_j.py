@@ -37,6 +37,8 @@ INUK_ALONE = (0, 0, 0, 0, 1)
 
 def amundsen(st: State, seat: int) -> bool:
     """Is ``seat``'s explorer Amundsen (the Excellent Explorer ability)?"""
+    if not st.explorer:  # no explorers (the import below costs a call each time)
+        return False
     from erebus.games.iceandsnow import legends
 
     return bool(st.module(legends.MODULE) and st.explorer) and legends.has(st, seat, ABILITY)

@@ -10,6 +10,7 @@ in ``State.decisions``.
 from __future__ import annotations
 
 import math
+from functools import cache
 
 from erebus.core.events import Event
 from erebus.games.iceandsnow import legends_j, myths
@@ -364,15 +365,18 @@ class ResourceRules(Position):
 
 def infirmary_options(avail: Crew, count: int, allow_inuit: bool) -> list[Crew]:
     """Every crew composition of ``min(count, available)`` pawns (Inuit only if allowed)."""
+    return list(infirmary_tuple(avail, count, allow_inuit))
+
+
+@cache
+def infirmary_tuple(avail: Crew, count: int, allow_inuit: bool) -> tuple[Crew, ...]:
+    """:func:`infirmary_options` as a tuple, cached: the flow asks it again at every
+    step while an infirmary decision waits (is anything left to choose?)."""
     a: Crew = avail if allow_inuit else (avail[0], avail[1], avail[2], avail[3], 0)
     k = min(count, sum(a))
     if k <= 0:
-        return []
-    out: list[Crew] = []
-    for c in compositions(a):
-        if sum(c) == k:
-            out.append(c)
-    return out
+        return ()
+    return tuple([c for c in compositions(a) if sum(c) == k])
 
 
 def acquire_species(st: ResourceRules, seat: int, cid: str, ev: list[Event]) -> None:

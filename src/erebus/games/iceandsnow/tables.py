@@ -49,6 +49,14 @@ class Tables:
     )
     #: (number, tile) of every upgrade tile, in number order
     upgrades_sorted: tuple[tuple[int, Any], ...] = ()
+    #: The Action phase's caches (:mod:`.action_phase`): the board spaces a ``take``
+    #: may name for one (players, final round, scenario, blocked spaces); one key
+    #: object per (available crew, proxies) and per tuple of crew options; the in-game
+    #: upgrade tiles of an option set.
+    take_rows: dict[tuple[Any, ...], tuple[Any, ...]] = field(default_factory=dict)
+    take_crews: dict[tuple[Any, ...], Any] = field(default_factory=dict)
+    take_opts: dict[tuple[Any, ...], Any] = field(default_factory=dict)
+    take_tiles: dict[tuple[Any, ...], tuple[tuple[int, int], ...]] = field(default_factory=dict)
 
     def routes_from(
         self, placed: tuple[tuple[int, str], ...], anchor: str, both_ways: bool = False
