@@ -69,6 +69,17 @@ _TAIL_ROW = struct.Struct(f"{_N_TAIL}f")
 _COUNTS = struct.Struct(f"{_N_FEATURES - _F['reserve_large']}f")
 _NO_COUNTS = bytes(_COUNTS.size)
 _ONE = struct.pack("f", 1.0)
+_ONEHOTS: dict[int, list[bytes]] = {}
+
+
+def _onehots(n: int) -> list[bytes]:
+    """Row ``t``: ``n`` float32s, 1 at ``t`` (made once per length)."""
+    rows = _ONEHOTS.get(n)
+    if rows is None:
+        rows = _ONEHOTS[n] = [bytes(4 * t) + _ONE + bytes(4 * (n - t - 1)) for t in range(n)]
+    return rows
+
+
 _SEAT_TYPES = (int, np.integer)
 
 
@@ -100,8 +111,8 @@ class Observer:
         )
         self._vertex_index = np.stack([enc.vx, enc.vx + bit_rows])
         self._kinds = np.arange(1, len(TOKEN_KINDS) + 1).reshape(-1, 1, 1)
-        self._east = enc.sq + 1
-        self._south = enc.sq + geo.S
+        self._neighbours = np.stack([enc.sq + 1, enc.sq + geo.S])  # east, south
+        self._thresholds = np.array([0, geo.n_tiles]).reshape(2, 1, 1)
         self._template = np.zeros(enc.size, dtype=np.float32)
         self._bytes = self._template.data.cast("B")  # the template's memory
         self._no_plane = bytes(4 * self._plane)
@@ -109,7 +120,7 @@ class Observer:
         self._d0 = 4 * self._display  # the display block, as bytes
         self._d1 = self._d0 + 4 * self._display_slots * self._T
         self._no_display = bytes(self._d1 - self._d0)
-        self._onehot = [bytes(4 * t) + _ONE + bytes(4 * (self._T - t - 1)) for t in range(self._T)]
+        self._onehot = _onehots(self._T)
         # the template's planes as views, made once (a block's end is a numpy product)
         self._sq_planes = planes = self._planes(self._template)
         self._v_planes = self._vplanes(self._template)
@@ -149,9 +160,8 @@ class Observer:
         planes = self._sq_planes
         sq_tile = np.asarray(st.sq_tile, dtype=np.int64)
         tiles = sq_tile[enc.sq]
-        occupied = tiles >= 0
-        planes[0] = occupied
-        planes[1] = tiles >= self._geo.n_tiles
+        flags = tiles >= self._thresholds  # occupied, printed
+        planes[0:2] = flags
         nbytes = self._nbytes
         keep = (1 << (8 * nbytes)) - 1
         raw = (st.land & keep).to_bytes(nbytes, "little") + (st.sea & keep).to_bytes(
@@ -159,8 +169,7 @@ class Observer:
         )
         terrain = np.unpackbits(np.frombuffer(raw, dtype=np.uint8), bitorder="little")
         planes[2:10] = terrain[self._corner_index]  # land, sea per corner NW NE SE SW
-        planes[16] = occupied & (sq_tile[self._east] == tiles)
-        planes[17] = occupied & (sq_tile[self._south] == tiles)
+        planes[16:18] = flags[0] & (sq_tile[self._neighbours] == tiles)  # joined east, south
         self._v_planes[0:2] = terrain[self._vertex_index]
         self._tiles = tiles.reshape(-1)
         self._tile_planes = {}
@@ -232,7 +241,7 @@ class Observer:
             vk = veh.get((locs[v], locs[v + 1]))
             if vk is None:
                 vk = self._vehicles(locs[v], locs[v + 1])
-            rows.append(
+            rows += (
                 head(
                     1,
                     current == s,
@@ -246,9 +255,9 @@ class Observer:
                     ret,
                     gl_value[s] or 0,
                     score[s],
-                )
-                + vk[0]
-                + kr[2]
+                ),
+                vk[0],
+                kr[2],
             )
             res_rows.append(kr[1])
             planes.append(vk[1])
@@ -332,15 +341,16 @@ class Observer:
 
     def _write_seats(self, written: tuple[Any, ...]) -> None:
         """Write the seat blocks that differ from the last ones: ``written`` is (the
-        observing seat, the seats' rows, their reserve rows, their vehicle planes), as
-        float32 bytes in seat order; each block is its rows joined from ``seat`` on."""
+        observing seat, the seats' rows (three parts each), their reserve rows, their
+        vehicle planes), as float32 bytes in seat order; each block is its rows joined
+        from ``seat`` on."""
         old = self._written
         seat, rows, res_rows, planes = written
         m = self._n_slots
         mem = self._bytes
         moved = not old or old[0] != seat
         if moved or old[1] != rows:
-            block = b"".join((rows[seat:] + rows[:seat])[:m])
+            block = b"".join((rows[3 * seat :] + rows[: 3 * seat])[: 3 * m])
             mem[self._s0 : self._s0 + len(block)] = block
         if moved or old[2] != res_rows:
             block = b"".join((res_rows[seat:] + res_rows[:seat])[:m])
