@@ -134,6 +134,13 @@ class Observer:
         self._globals_row = struct.Struct(f"{len(GLOBAL_FEATURES)}f")
         self._frozen_rows = geo.frozen_rows
         self._state: State | None = None
+        # set by _start for each game: per seat (its reserve, row, counts) as last read
+        self._res: list[Any] = []
+        self._order: list[int] | None = None
+        self._order_at: list[int] = []  # per seat its place in the turn order, 1-based
+        self._written: tuple[Any, ...] = ()  # the seat blocks' inputs as last written
+        self._seat_index: list[tuple[int, slice, slice, int]] = []
+        self._n_slots = 0
         self._occ = self._land = self._sea = -1
         self._disp: list[int] | None = None
         self._sun = -1
@@ -229,9 +236,9 @@ class Observer:
         nw_reached, nw_value, ret_order = st.nw_reached, st.nw_value, st.ret_order
         gl_value, score, reserves = st.gl_value, st.score, st.reserves
         kept_res, veh, head = self._res, self._veh, _HEAD.pack
-        rows = []
-        res_rows = []
-        planes = []
+        rows: list[bytes] = []
+        res_rows: list[bytes] = []
+        planes: list[bytes] = []
         for s, crew, tok, v in self._seat_index:
             ret = ret_order[s]
             res = reserves[s]
@@ -310,10 +317,10 @@ class Observer:
         t[vb : self._sqb.end] = 0  # the vehicle planes
         n = st.n
         self._n_slots = min(n, self.enc.max_seats)
-        self._res: list[Any] = [(None, b"", b"")] * n  # per seat: (reserve, row, counts)
-        self._order: list[int] | None = None
+        self._res = [(None, b"", b"")] * n
+        self._order = None
         self._order_at = [0] * n
-        self._written: tuple[Any, ...] = ()  # the seat blocks' inputs as last written
+        self._written = ()
         # per seat: its index, its crew's and tokens' slices, its ship's place in loc
         self._seat_index = [
             (s, slice(CREW_FIELDS * s, CREW_FIELDS * (s + 1)), slice(_NK * s, _NK * (s + 1)), 2 * s)
