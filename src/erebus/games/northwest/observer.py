@@ -8,17 +8,27 @@ terrain, tiles and joins change only when a tile is placed (``state.occ`` grows)
 the frozen rows only with the sun, the tokens only when one is placed or taken.
 :class:`Observer` keeps the last observation as a template, recomputes a board
 block only when what it is made of changed (a tile's placement rebuilds the
-terrain in a few numpy calls), and of the per-step part writes only what differs
-from the template: each seat's row is built as a list (its own key), packed once per
-change as float32 bytes, and copied into the template's memory only into a slot that
-showed another row (numpy's cast of a Python list costs several times a copy of
-bytes); each seat's reserve row is built once per change of its reserve; a vehicle
-plane is written only when the slot's vehicle stands on another tile; the globals and
-the display only when they changed; the frozen-row planes are kept by the encoder,
-across games.  Per-call costs are most of the work here, so the fewer calls the
-better.  The result is the same vector, bit for bit
-(``tests/northwest/test_rl_incremental.py`` checks it along random games, every
-seat observing), returned as a copy of the template.
+terrain in a few numpy calls, some writing two planes at once), and of the per-step
+part writes float32 bytes straight into the template's memory (numpy's cast of a
+Python list costs several times a copy of bytes).  A step changes some seat's row
+almost every time (the acting seat's crew, the seat to act), and finding out which
+rows changed costs what building them does (list comparisons against copies were
+slower), so each seat's row is built at every call, cheaply: the features up to the
+score packed in one ``struct`` call, then the vehicles' features and the reserve's
+counts as bytes kept per pair of locations and per reserve.  A seat's rows are the
+same whoever observes (only their slots turn with the observing seat), so the seat, reserve and vehicle-plane blocks
+are each one join of the seats' bytes from the observing seat on, written when it
+differs from the last one written (a reserve row and a vehicle plane are the same
+bytes objects while unchanged, so those comparisons are by identity).  The globals
+are packed into the template at every call (cheaper than a list to compare); the
+display's rows come from a table of one-hot rows, the reserve rows are built
+without numpy; the frozen-row planes are kept by the encoder, across games; the
+template's plane views are made once (a block's end is a numpy product, which cost
+several µs at every board, sun or token update).
+Per-call costs are most of the work here, so the fewer calls the better.  The
+result is the same vector, bit for bit (``tests/northwest/test_rl_incremental.py``
+checks it along random and greedy games of 2-4 players, seats observing in any
+order, one observer moved between games), returned as a copy of the template.
 
 One observer follows one game at a time: it notices a different state object
 and starts over, and the environment makes a new one at every ``reset()``.
