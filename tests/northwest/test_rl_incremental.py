@@ -6,7 +6,10 @@ which recomputes a block only when its inputs changed.  Along random games — w
 policy that favours placing and moving, so tiles, tokens and vehicles all change —
 every observation of every agent and every mask must equal
 ``encoding.observe(state, seat)`` and ``encoding.legal_mask(state)``; an illegal index
-must raise ``ValueError`` and change nothing, the caches included.
+must raise ``ValueError`` and change nothing, the caches included.  The observer
+alone is checked bit for bit with seats observing in any order (several times a step,
+some steps not at all), moved between games of 2-4 players, along greedy games, with
+another content, and its seat check against the encoding's.
 """
 
 from __future__ import annotations
