@@ -6,7 +6,10 @@ which recomputes a block only when its inputs changed.  Along random games — w
 policy that favours placing and moving, so tiles, tokens and vehicles all change —
 every observation of every agent and every mask must equal
 ``encoding.observe(state, seat)`` and ``encoding.legal_mask(state)``; an illegal index
-must raise ``ValueError`` and change nothing, the caches included.
+must raise ``ValueError`` and change nothing, the caches included.  The observer
+alone is checked bit for bit with seats observing in any order (several times a step,
+some steps not at all), moved between games of 2-4 players, along greedy games, with
+another content, and its seat check against the encoding's.
 """
 
 from __future__ import annotations
@@ -164,3 +167,109 @@ def test_legal_indices_from_the_engine_queries_equal_the_listed_actions(
         checked += 1
         st.apply(_explorer(rng, legal))
     assert space.legal_indices(st) == [] and checked > 50
+
+
+def _same(got: np.ndarray, st: object, seat: int) -> None:
+    """Bit for bit (``array_equal`` would take -0.0 for 0.0), and a fresh array."""
+    want = enc.observe(st, seat)  # type: ignore[arg-type]
+    assert got.dtype == want.dtype and got.shape == want.shape
+    assert got.tobytes() == want.tobytes(), (seat, np.flatnonzero(got != want)[:10])
+
+
+@pytest.mark.parametrize(("players", "seed"), [(2, 31), (3, 32), (4, 33), (4, 34)])
+def test_observer_seats_in_random_order_several_times_a_step(players: int, seed: int) -> None:
+    """The observing seat changes in any order, the same seat twice running, some steps
+    not observed at all: the seat blocks turn with the seat, nothing is left behind."""
+    st = new_game(players, seed)
+    observer = Observer(enc.observation_encoder())
+    rng = random.Random(seed)
+    kept = []
+    while True:
+        if rng.random() < 0.8:
+            for _ in range(rng.randint(1, 2 * players)):
+                seat = rng.randrange(players)
+                got = observer(st, seat)
+                _same(got, st, seat)
+                if rng.random() < 0.05:
+                    kept.append((got.copy(), got))
+        if st.is_over:
+            break
+        st.apply(_explorer(rng, st.legal_actions()))
+    for seat in range(players):
+        _same(observer(st, seat), st, seat)
+    assert all(np.array_equal(a, b) for a, b in kept)  # returned arrays never change
+
+
+def test_observer_moved_between_games_of_other_player_counts() -> None:
+    """One observer over games of 2, 3 and 4 players in turn, one of them over: each
+    switch starts over (the seat blocks of a larger game are cleared)."""
+    observer = Observer(enc.observation_encoder())
+    games = [new_game(4, 41), new_game(2, 42), new_game(3, 43), new_game(4, 44)]
+    rng = random.Random(5)
+    for step in range(150):
+        for i, st in enumerate(games):
+            if st.is_over or (i == 3 and step > 20):
+                continue
+            st.apply(_explorer(rng, st.legal_actions()))
+            seat = rng.randrange(st.n)
+            _same(observer(st, seat), st, seat)
+    for st in games:
+        for seat in range(st.n):
+            _same(observer(st, seat), st, seat)
+
+
+def test_observer_seat_check() -> None:
+    """The same ``ValueError`` the encoding raises, and numpy integers are seats."""
+    st = new_game(3, 8)
+    observer = Observer(enc.observation_encoder())
+    for bad in (3, -1, True, False, 1.0, "1", None, np.int64(3), np.int32(-1)):
+        with pytest.raises(ValueError):
+            observer(st, bad)  # type: ignore[arg-type]
+        with pytest.raises(ValueError):
+            enc.observe(st, bad)  # type: ignore[arg-type]
+    for seat in (np.int64(2), np.int32(1), np.uint8(0), 2):
+        _same(observer(st, seat), st, int(seat))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("players", "seed"), [(2, 1), (3, 2), (4, 3)])
+def test_observer_along_greedy_games(players: int, seed: int) -> None:
+    """Games the greedy bot plays last longer and go further than random ones (more
+    tiles, tokens, returns, points): every seat observing at every step."""
+    from erebus.bots import make_bot
+
+    st = new_game(players, 50 + seed)
+    observer = Observer(enc.observation_encoder())
+    bot = make_bot("greedy", seed=seed)
+    steps = 0
+    while not st.is_over:
+        for seat in range(players):
+            _same(observer(st, seat), st, seat)
+        st.apply(bot.choose(st))
+        steps += 1
+    for seat in reversed(range(players)):
+        _same(observer(st, seat), st, seat)
+    assert steps > 60
+
+
+def test_observer_of_another_content() -> None:
+    """A content with a display of 3 and a tile less: the display's and reserves'
+    rows follow the content's sizes."""
+    import dataclasses
+
+    content = enc.default_content()
+    content = dataclasses.replace(
+        content,
+        tiles=tuple(t for t in content.tiles if t.id != "L07"),
+        rules=dataclasses.replace(content.rules, display_size=3),
+    )
+    encoder = enc.ObservationEncoder(content)
+    observer = Observer(encoder)
+    for players, seed in ((2, 61), (4, 62)):
+        st = new_game(players, seed, content)
+        rng = random.Random(seed)
+        while not st.is_over:
+            seat = rng.randrange(players)
+            got = observer(st, seat)
+            want = encoder.encode(st, seat)
+            assert got.tobytes() == want.tobytes()
+            st.apply(_explorer(rng, st.legal_actions()))
