@@ -44,6 +44,7 @@ from erebus.games.northwest.layout import (
 )
 
 ROUTE_CACHE_LIMIT = 100_000  # sea-route answers kept per content (a pure function of land)
+PLACEMENT_CACHE_LIMIT = 20_000  # placement keys kept per content (see Position._placements)
 
 
 class Position:
@@ -269,81 +270,133 @@ class Position:
         return self._geo.frozen_by_sun[self.sun]
 
     def _destinations(self, vehicle: int, loc: int) -> dict[int, int]:
-        """Locations one move away: destination -> the square of the step (§7.D)."""
+        """Locations one move away: destination -> the square of the step (§7.D).
+
+        Hot (every legal list asks it for both vehicles): the tile's squares come
+        from its orientation's offsets (ascending, as the bits of its square mask),
+        each neighbour's shared edge is one precomputed mask, and a ship on a frozen
+        square skips its neighbours at once (it can leave by none of them)."""
         geo = self._geo
-        frozen = self._frozen()
+        frozen = geo.frozen_by_sun[self.sun]
         out: dict[int, int] = {}
-        if loc in (GREENLAND, NORTHWEST):
-            s = geo.greenland_square if loc == GREENLAND else geo.northwest_square
-            is_frozen = bool(frozen >> s & 1)
-            if is_frozen == (vehicle == SLED):
-                out[self.sq_tile[s]] = s
-            return out
+        gsq, nsq = geo.greenland_square, geo.northwest_square
         if loc < 0:
+            if loc in (GREENLAND, NORTHWEST):
+                s = gsq if loc == GREENLAND else nsq
+                if bool(frozen >> s & 1) == (vehicle == SLED):
+                    out[self.sq_tile[s]] = s
             return out
-        land, sea, sq_tile = self.land, self.sea, self.sq_tile
-        for s in iter_bits(self._tile_squares(loc)):
+        a = self.tile_anchor[loc]
+        if a < 0:
+            return out
+        if loc >= geo.n_tiles:
+            squares: tuple[int, ...] | list[int] = (a,)
+        else:
+            o = self.tile_orient[loc]
+            squares = (a,) if o == JOKER else [a + q for q in geo.orientations[o].squares]
+        sq_tile = self.sq_tile
+        edges = geo.neighbour_edges
+        ship = vehicle == SHIP
+        terrain = self.sea if ship else self.land
+        for s in squares:
             fs = frozen >> s & 1
-            for u, v1, v2 in geo.neighbours[s]:
-                t2 = sq_tile[u]
-                if t2 < 0 or t2 == loc or t2 in out:
-                    continue
-                fu = frozen >> u & 1
-                if vehicle == SHIP:
-                    ok = bool((sea >> v1 & 1 or sea >> v2 & 1) and not fs and not fu)
-                else:
-                    ok = bool(land >> v1 & 1 or land >> v2 & 1 or (fs and fu))
-                if ok:
-                    out[t2] = u
-            for arrow, sq in ((GREENLAND, geo.greenland_square), (NORTHWEST, geo.northwest_square)):
-                if s == sq and (bool(fs) == (vehicle == SLED)):
-                    out[arrow] = s
+            if not (ship and fs):
+                for u, edge in edges[s]:
+                    t2 = sq_tile[u]
+                    if t2 < 0 or t2 == loc or t2 in out:
+                        continue
+                    if ship:
+                        if terrain & edge and not frozen >> u & 1:
+                            out[t2] = u
+                    elif terrain & edge or (fs and frozen >> u & 1):
+                        out[t2] = u
+            if s == gsq and bool(fs) != ship:
+                out[GREENLAND] = s
+            if s == nsq and bool(fs) != ship:
+                out[NORTHWEST] = s
         return out
 
     def _placements(self, loc: int) -> list[tuple[int, int, int]]:
-        """Legal placements next to ``loc``: (tile, orientation, anchor) (§7.C)."""
+        """Legal placements next to ``loc``: (tile, orientation, anchor) (§7.C).
+
+        They are a pure function of the squares next to which a tile goes (those of
+        ``loc``), the occupied squares, the fixed land and sea (the sea-route test
+        reads only the land) and the reserve; the reserve only says which tiles, in
+        which order.  So the geometry keeps, per (squares, occupied, land, sea), the
+        anchors of each shape and, filled as tiles are asked for, each tile's
+        placements, and a call is then a concatenation in reserve order — the same
+        list the search gives, since each tile's part is searched in the same order
+        (orientation, then anchor).  Most steps do not change the board (draws,
+        moves, transfers, other seats' turns), so most calls find their key.  The
+        cache is emptied whenever it reaches ``PLACEMENT_CACHE_LIMIT`` keys."""
         geo = self._geo
         seat = self.current
         assert seat is not None
-        near = self._loc_squares(loc)
-        if not near or not self.reserves[seat]:
+        reserve = self.reserves[seat]
+        if not reserve:
             return []
+        near = self._loc_squares(loc)
+        if not near:
+            return []
+        key = (near, self.occ, self.land, self.sea)
+        cache = geo.placement_cache
+        entry = cache.get(key)
+        if entry is None:
+            if len(cache) >= PLACEMENT_CACHE_LIMIT:
+                cache.clear()
+            entry = cache[key] = (self._anchors(near), {})
+        anchor_bits, per_tile = entry
+        out: list[tuple[int, int, int]] = []
+        for t in reserve:
+            part = per_tile.get(t)
+            if part is None:
+                part = per_tile[t] = self._tile_placements(t, anchor_bits)
+            out += part
+        return out
+
+    def _anchors(self, near: int) -> list[list[int]]:
+        """Per shape (1×1, 2×1, 1×2): the free anchors whose tile covers a free
+        square next to ``near`` and fits on free squares (§7.C)."""
+        geo = self._geo
         occ = self.occ
         frontier = geo.dilate(near) & ~occ
         if not frontier:
-            return []
+            return [[], [], []]
         S = geo.S
         free = geo.squares_mask & ~occ
-        anchors = (
-            frontier,
-            (frontier | frontier >> 1) & geo.valid_anchor[1] & free & (free >> 1),
-            (frontier | frontier >> S) & geo.valid_anchor[2] & free & (free >> S),
-        )
-        anchor_bits = [iter_bits(a) for a in anchors]
+        return [
+            iter_bits(frontier),
+            iter_bits((frontier | frontier >> 1) & geo.valid_anchor[1] & free & (free >> 1)),
+            iter_bits((frontier | frontier >> S) & geo.valid_anchor[2] & free & (free >> S)),
+        ]
+
+    def _tile_placements(
+        self, t: int, anchor_bits: list[list[int]]
+    ) -> tuple[tuple[int, int, int], ...]:
+        """Tile ``t``'s placements at the anchors of :meth:`_anchors`: every
+        orientation in turn, its anchors lowest first, that matches the fixed terrain
+        and leaves a sea route (§7.C)."""
+        geo = self._geo
         land, sea = self.land, self.sea
         route_cache = geo.route_cache
         out: list[tuple[int, int, int]] = []
-        orientations = geo.orientations
-        for t in self.reserves[seat]:
-            for oi in geo.orients_of[t]:
-                o = orientations[oi]
-                ol, osea = o.land, o.sea
-                for a in anchor_bits[o.shape]:
-                    tl = ol << a
-                    if tl & sea or (osea << a) & land:
+        for oi, ol, osea, shape in geo.tile_orient_masks[t]:
+            for a in anchor_bits[shape]:
+                tl = ol << a
+                if tl & sea or (osea << a) & land:
+                    continue
+                if tl & ~land:
+                    new_land = land | tl
+                    ok = route_cache.get(new_land)
+                    if ok is None:
+                        ok = geo.sea_route(new_land)
+                        if len(route_cache) >= ROUTE_CACHE_LIMIT:
+                            route_cache.clear()
+                        route_cache[new_land] = ok
+                    if not ok:
                         continue
-                    if tl & ~land:
-                        new_land = land | tl
-                        ok = route_cache.get(new_land)
-                        if ok is None:
-                            ok = geo.sea_route(new_land)
-                            if len(route_cache) >= ROUTE_CACHE_LIMIT:
-                                route_cache.clear()
-                            route_cache[new_land] = ok
-                        if not ok:
-                            continue
-                    out.append((t, oi, a))
-        return out
+                out.append((t, oi, a))
+        return tuple(out)
 
     def _token_on(self, loc: int) -> tuple[int, int]:
         """(kind, square) of the token on the tile at ``loc``, or (0, -1)."""
