@@ -58,6 +58,18 @@ def iter_bits(mask: int) -> list[int]:
     return out
 
 
+PlacementEntry = tuple[
+    list[int],
+    dict[int, int],
+    dict[int, int],
+    dict[int, int],
+    dict[int, tuple[tuple[int, int, int], ...]],
+]
+"""A ``Geometry.placement_cache`` value: the anchors of each shape, the terrain
+tables of the placement search (``~(sea >> b)``, ``~(land >> b)``, ``land >> b`` per
+vertex offset ``b``) and the placements found so far, by tile."""
+
+
 @dataclass(frozen=True, slots=True)
 class Orientation:
     """A tile turned and flipped, with masks relative to anchor bit 0.
@@ -212,20 +224,28 @@ class Geometry:
         self.neighbour_edges: list[tuple[tuple[int, int], ...]] = [
             tuple((u, 1 << v1 | 1 << v2) for u, v1, v2 in nb) for nb in self.neighbours
         ]
-        # Per tile: (orientation, land, sea, shape) of each of its orientations, so
-        # that the placement search reads one tuple instead of an Orientation's fields.
-        self.tile_orient_masks: list[tuple[tuple[int, int, int, int], ...]] = [
+        # Per tile: (orientation, land mask, offsets of its land vertices, offsets of
+        # its sea vertices, shape) of each of its orientations, so that the placement
+        # search tests every anchor of an orientation at once (``Position._placements``).
+        self.tile_orient_masks: list[
+            tuple[tuple[int, int, tuple[int, ...], tuple[int, ...], int], ...]
+        ] = [
             tuple(
                 (
                     oi,
                     self.orientations[oi].land,
-                    self.orientations[oi].sea,
+                    tuple(iter_bits(self.orientations[oi].land)),
+                    tuple(iter_bits(self.orientations[oi].sea)),
                     self.orientations[oi].shape,
                 )
                 for oi in ois
             )
             for ois in self.orients_of
         ]
+        # Every vertex offset of some orientation (the shifts the search needs).
+        self.terrain_offsets: tuple[int, ...] = tuple(
+            sorted({b for o in self.orientations for b in iter_bits(o.land | o.sea)})
+        )
 
         # Interned place actions, keyed (vehicle, tile, orientation, anchor).
         self.action_cache: dict[tuple[int, int, int, int], Any] = {}
@@ -235,10 +255,7 @@ class Geometry:
         # Placements by (squares next to which, occupied, land, sea): the anchors of
         # each shape and, filled lazily, each tile's placements (bounded and
         # explained by ``Position._placements``).
-        self.placement_cache: dict[
-            tuple[int, int, int, int],
-            tuple[list[list[int]], dict[int, tuple[tuple[int, int, int], ...]]],
-        ] = {}
+        self.placement_cache: dict[tuple[int, int, int, int], PlacementEntry] = {}
 
         # Anchors where each shape fits inside the board.
         self.valid_anchor = [

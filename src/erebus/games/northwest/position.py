@@ -24,7 +24,7 @@ from erebus.games.northwest.content import (
     TOKEN_KINDS,
     Content,
 )
-from erebus.games.northwest.geometry import Geometry, iter_bits
+from erebus.games.northwest.geometry import Geometry, PlacementEntry
 from erebus.games.northwest.layout import (
     ARROW_NAME,
     CREW_FIELDS,
@@ -221,11 +221,11 @@ class Position:
 
     def cost_of(self, kind: str) -> int:
         """Crew the current player pays for an action of ``kind`` now (§6)."""
+        if self.pending >= 0 or kind in FREE_KINDS:
+            return 0
         rules = self._geo.content.rules
         base = rules.action_costs.get(kind, 0)
-        if kind in FREE_KINDS or self.pending >= 0:
-            return 0
-        return base + (rules.further_action_surcharge if self.acted else 0)
+        return base + rules.further_action_surcharge if self.acted else base
 
     # ------------------------------------------------------------- internals
 
@@ -323,12 +323,13 @@ class Position:
         ``loc``), the occupied squares, the fixed land and sea (the sea-route test
         reads only the land) and the reserve; the reserve only says which tiles, in
         which order.  So the geometry keeps, per (squares, occupied, land, sea), the
-        anchors of each shape and, filled as tiles are asked for, each tile's
-        placements, and a call is then a concatenation in reserve order — the same
-        list the search gives, since each tile's part is searched in the same order
-        (orientation, then anchor).  Most steps do not change the board (draws,
-        moves, transfers, other seats' turns), so most calls find their key.  The
-        cache is emptied whenever it reaches ``PLACEMENT_CACHE_LIMIT`` keys."""
+        anchors of each shape, the terrain tables of the search and, filled as tiles
+        are asked for, each tile's placements; a call is then a concatenation in
+        reserve order — the same list as one search, since each tile's part is
+        searched in the same order (orientation, then anchor lowest first).  Steps
+        that leave the board as it was (draws, moves, transfers, other seats' turns)
+        find their key.  The cache is emptied whenever it reaches
+        ``PLACEMENT_CACHE_LIMIT`` keys."""
         geo = self._geo
         seat = self.current
         assert seat is not None
@@ -344,49 +345,75 @@ class Position:
         if entry is None:
             if len(cache) >= PLACEMENT_CACHE_LIMIT:
                 cache.clear()
-            entry = cache[key] = (self._anchors(near), {})
-        anchor_bits, per_tile = entry
+            entry = cache[key] = self._placement_entry(near)
+        per_tile = entry[4]
         out: list[tuple[int, int, int]] = []
         for t in reserve:
             part = per_tile.get(t)
             if part is None:
-                part = per_tile[t] = self._tile_placements(t, anchor_bits)
+                part = per_tile[t] = self._tile_placements(t, entry)
             out += part
         return out
 
-    def _anchors(self, near: int) -> list[list[int]]:
-        """Per shape (1×1, 2×1, 1×2): the free anchors whose tile covers a free
-        square next to ``near`` and fits on free squares (§7.C)."""
+    def _placement_entry(self, near: int) -> PlacementEntry:
+        """A new :data:`~erebus.games.northwest.geometry.PlacementEntry` for tiles
+        placed next to the squares ``near``: per shape (1×1, 2×1, 1×2) the anchors
+        whose tile lies on free squares of the board and covers a free square next
+        to ``near``, and the terrain shifted by each vertex offset (none when no
+        anchor is left)."""
         geo = self._geo
         occ = self.occ
         frontier = geo.dilate(near) & ~occ
         if not frontier:
-            return [[], [], []]
+            return [0, 0, 0], {}, {}, {}, {}
         S = geo.S
         free = geo.squares_mask & ~occ
-        return [
-            iter_bits(frontier),
-            iter_bits((frontier | frontier >> 1) & geo.valid_anchor[1] & free & (free >> 1)),
-            iter_bits((frontier | frontier >> S) & geo.valid_anchor[2] & free & (free >> S)),
-        ]
-
-    def _tile_placements(
-        self, t: int, anchor_bits: list[list[int]]
-    ) -> tuple[tuple[int, int, int], ...]:
-        """Tile ``t``'s placements at the anchors of :meth:`_anchors`: every
-        orientation in turn, its anchors lowest first, that matches the fixed terrain
-        and leaves a sea route (§7.C)."""
-        geo = self._geo
         land, sea = self.land, self.sea
+        offsets = geo.terrain_offsets
+        return (
+            [
+                frontier,
+                (frontier | frontier >> 1) & geo.valid_anchor[1] & free & (free >> 1),
+                (frontier | frontier >> S) & geo.valid_anchor[2] & free & (free >> S),
+            ],
+            {b: ~(sea >> b) for b in offsets},
+            {b: ~(land >> b) for b in offsets},
+            {b: land >> b for b in offsets},
+            {},
+        )
+
+    def _tile_placements(self, t: int, entry: PlacementEntry) -> tuple[tuple[int, int, int], ...]:
+        """Tile ``t``'s placements at the anchors of ``entry``: every orientation in
+        turn, its anchors lowest first, that matches the fixed terrain and leaves a
+        sea route (§7.C).  All anchors of an orientation are tested against the
+        terrain at once: an anchor survives when no land vertex of the tile falls on
+        fixed sea (``~(sea >> b)`` for each land offset ``b``) and no sea vertex on
+        fixed land; only those whose land is not all fixed already can close the sea
+        route, and only they ask the route cache."""
+        anchors, no_sea, no_land, land_at, _ = entry
+        geo = self._geo
+        land = self.land
         route_cache = geo.route_cache
         out: list[tuple[int, int, int]] = []
-        for oi, ol, osea, shape in geo.tile_orient_masks[t]:
-            for a in anchor_bits[shape]:
-                tl = ol << a
-                if tl & sea or (osea << a) & land:
-                    continue
-                if tl & ~land:
-                    new_land = land | tl
+        for oi, ol, land_offs, sea_offs, shape in geo.tile_orient_masks[t]:
+            cand = anchors[shape]
+            if not cand:
+                continue
+            for b in land_offs:
+                cand &= no_sea[b]
+            for b in sea_offs:
+                cand &= no_land[b]
+            if not cand:
+                continue
+            fixed = cand
+            for b in land_offs:
+                fixed &= land_at[b]
+            while cand:
+                low = cand & -cand
+                a = low.bit_length() - 1
+                cand ^= low
+                if not fixed & low:
+                    new_land = land | ol << a
                     ok = route_cache.get(new_land)
                     if ok is None:
                         ok = geo.sea_route(new_land)
@@ -402,10 +429,21 @@ class Position:
         """(kind, square) of the token on the tile at ``loc``, or (0, -1)."""
         if loc < 0:
             return 0, -1
-        for s in iter_bits(self._tile_squares(loc)):
-            k = self.board_tokens[s]
-            if k:
-                return k, s
+        a = self.tile_anchor[loc]
+        if a < 0:
+            return 0, -1
+        tokens = self.board_tokens
+        k = tokens[a]  # the anchor is the tile's first square (lowest bit)
+        if k:
+            return k, a
+        geo = self._geo
+        if loc < geo.n_tiles:
+            o = self.tile_orient[loc]
+            if o != JOKER:
+                for q in geo.orientations[o].squares[1:]:
+                    k = tokens[a + q]
+                    if k:
+                        return k, a + q
         return 0, -1
 
     def _can_deploy_at(self, ship_loc: int) -> bool:
