@@ -1,8 +1,8 @@
 """The placement cache and the quick move test never change a legal list.
 
 :meth:`Position._placements` keeps, shared by every state of a content, the anchors
-and each tile's placements per (squares next to which, occupied, land, sea)
-(``Geometry.placement_cache``), and :meth:`Position._destinations` reads precomputed
+and each tile's placements (and ``legal_actions()`` their place actions, by vehicle)
+per (squares next to which, occupied, land, sea) (``Geometry.placement_cache``), and :meth:`Position._destinations` reads precomputed
 edge masks.  A key that left out something a placement depends on would hand one
 state another's list: so along random games of 2–4 players every list is computed
 with the caches as the games before left them (warm), with every cache emptied
@@ -104,6 +104,9 @@ def _check(st: State, cold: bool = True) -> None:
     if seat is None:
         return
     warm = _queries(st)
+    # legal_actions() takes its place actions from the cache entry's own tuples,
+    # legal_indices() numbers _placements(): the two must name the same actions.
+    assert action_space(st.content).indices(warm[0], st) == warm[1]
     locs = sorted({st.loc[2 * seat + v] for v in (0, 1)} | {GREENLAND, NORTHWEST})
     assert warm[2] == [_plain_placements(st, loc) for loc in locs]
     assert warm[3] == [

@@ -64,10 +64,12 @@ PlacementEntry = tuple[
     dict[int, int],
     dict[int, int],
     dict[int, tuple[tuple[int, int, int], ...]],
+    dict[tuple[int, int], tuple[Any, ...]],
 ]
 """A ``Geometry.placement_cache`` value: the anchors of each shape, the terrain
 tables of the placement search (``~(sea >> b)``, ``~(land >> b)``, ``land >> b`` per
-vertex offset ``b``) and the placements found so far, by tile."""
+vertex offset ``b``), the placements found so far by tile, and their interned place
+actions by (vehicle, tile) (``LegalActions.legal_actions``)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -67,7 +67,6 @@ class LegalActions(Position):
         extra = geo.content.rules.further_action_surcharge if self.acted else 0
         b = CREW_FIELDS * seat
         out: list[Action] = []
-        placements_at: dict[int, list[tuple[int, int, int]]] = {}
         for v, vname in enumerate(VEHICLES):
             avail = self.crews[b + 2 * v]
             loc = self.loc[2 * seat + v]
@@ -76,16 +75,19 @@ class LegalActions(Position):
             if avail >= costs["refresh"] + extra and self._refresh_possible():
                 out.append(_REFRESH[v])
             if avail >= costs["place"] + extra:
-                pl = placements_at.get(loc)
-                if pl is None:
-                    pl = placements_at[loc] = self._placements(loc)
-                cache = geo.action_cache
-                for key in pl:
-                    vkey = (v, *key)
-                    act = cache.get(vkey)
-                    if act is None:
-                        act = cache[vkey] = self._place_action(vname, *key)
-                    out.append(act)
+                # _placements(loc) as interned actions, one tuple per reserve tile
+                # kept in the placement cache's entry (the same actions, in order).
+                entry = self._placement_entry_at(loc)
+                if entry is not None:
+                    per_tile, acts = entry[4], entry[5]
+                    for t in self.reserves[seat]:
+                        got = acts.get((v, t))
+                        if got is None:
+                            part = per_tile.get(t)
+                            if part is None:
+                                part = per_tile[t] = self._tile_placements(t, entry)
+                            got = acts[(v, t)] = self._place_actions(v, vname, part)
+                        out += got
             if avail >= costs["move"] + extra:
                 moves = geo.move_actions
                 for dest in self._destinations(v, loc):
@@ -105,6 +107,21 @@ class LegalActions(Position):
             out.append(_END_TURN)
         out.append(_PASS)
         return out
+
+    def _place_actions(
+        self, v: int, vname: str, part: tuple[tuple[int, int, int], ...]
+    ) -> tuple[Action, ...]:
+        """The interned place actions of vehicle ``v`` for the placements ``part``
+        (one tile's, :meth:`_tile_placements`)."""
+        cache = self._geo.action_cache
+        out = []
+        for key in part:
+            vkey = (v, *key)
+            act = cache.get(vkey)
+            if act is None:
+                act = cache[vkey] = self._place_action(vname, *key)
+            out.append(act)
+        return tuple(out)
 
     def _place_action(self, vname: str, t: int, oi: int, anchor: int) -> Action:
         geo = self._geo

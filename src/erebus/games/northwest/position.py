@@ -330,30 +330,38 @@ class Position:
         that leave the board as it was (draws, moves, transfers, other seats' turns)
         find their key.  The cache is emptied whenever it reaches
         ``PLACEMENT_CACHE_LIMIT`` keys."""
-        geo = self._geo
         seat = self.current
         assert seat is not None
-        reserve = self.reserves[seat]
-        if not reserve:
-            return []
-        near = self._loc_squares(loc)
-        if not near:
-            return []
-        key = (near, self.occ, self.land, self.sea)
-        cache = geo.placement_cache
-        entry = cache.get(key)
+        entry = self._placement_entry_at(loc)
         if entry is None:
-            if len(cache) >= PLACEMENT_CACHE_LIMIT:
-                cache.clear()
-            entry = cache[key] = self._placement_entry(near)
+            return []
         per_tile = entry[4]
         out: list[tuple[int, int, int]] = []
-        for t in reserve:
+        for t in self.reserves[seat]:
             part = per_tile.get(t)
             if part is None:
                 part = per_tile[t] = self._tile_placements(t, entry)
             out += part
         return out
+
+    def _placement_entry_at(self, loc: int) -> PlacementEntry | None:
+        """The cache entry of the current player's placements next to ``loc``
+        (made if new), None when there are none (no reserve, ``loc`` off the board)."""
+        seat = self.current
+        assert seat is not None
+        if not self.reserves[seat]:
+            return None
+        near = self._loc_squares(loc)
+        if not near:
+            return None
+        key = (near, self.occ, self.land, self.sea)
+        cache = self._geo.placement_cache
+        entry = cache.get(key)
+        if entry is None:
+            if len(cache) >= PLACEMENT_CACHE_LIMIT:
+                cache.clear()
+            entry = cache[key] = self._placement_entry(near)
+        return entry
 
     def _placement_entry(self, near: int) -> PlacementEntry:
         """A new :data:`~erebus.games.northwest.geometry.PlacementEntry` for tiles
@@ -365,7 +373,7 @@ class Position:
         occ = self.occ
         frontier = geo.dilate(near) & ~occ
         if not frontier:
-            return [0, 0, 0], {}, {}, {}, {}
+            return [0, 0, 0], {}, {}, {}, {}, {}
         S = geo.S
         free = geo.squares_mask & ~occ
         land, sea = self.land, self.sea
@@ -380,6 +388,7 @@ class Position:
             {b: ~(land >> b) for b in offsets},
             {b: land >> b for b in offsets},
             {},
+            {},
         )
 
     def _tile_placements(self, t: int, entry: PlacementEntry) -> tuple[tuple[int, int, int], ...]:
@@ -390,7 +399,7 @@ class Position:
         fixed sea (``~(sea >> b)`` for each land offset ``b``) and no sea vertex on
         fixed land; only those whose land is not all fixed already can close the sea
         route, and only they ask the route cache."""
-        anchors, no_sea, no_land, land_at, _ = entry
+        anchors, no_sea, no_land, land_at = entry[0], entry[1], entry[2], entry[3]
         geo = self._geo
         land = self.land
         route_cache = geo.route_cache
