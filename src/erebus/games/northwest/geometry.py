@@ -59,17 +59,14 @@ def iter_bits(mask: int) -> list[int]:
 
 
 PlacementEntry = tuple[
-    list[int],
-    dict[int, int],
-    dict[int, int],
-    dict[int, int],
+    list[list[int]],
     dict[int, tuple[tuple[int, int, int], ...]],
-    dict[tuple[int, int], tuple[Any, ...]],
+    dict[tuple[int, ...], tuple[tuple[int, int, int], ...]],
+    dict[tuple[int, tuple[int, ...]], tuple[Any, ...]],
 ]
-"""A ``Geometry.placement_cache`` value: the anchors of each shape, the terrain
-tables of the placement search (``~(sea >> b)``, ``~(land >> b)``, ``land >> b`` per
-vertex offset ``b``), the placements found so far by tile, and their interned place
-actions by (vehicle, tile) (``LegalActions.legal_actions``)."""
+"""A ``Geometry.placement_cache`` value: the anchors of each shape, the placements
+found so far by tile and by reserve (a tuple of tiles, in order), and their
+interned place actions by (vehicle, reserve) (``LegalActions.legal_actions``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,28 +223,12 @@ class Geometry:
         self.neighbour_edges: list[tuple[tuple[int, int], ...]] = [
             tuple((u, 1 << v1 | 1 << v2) for u, v1, v2 in nb) for nb in self.neighbours
         ]
-        # Per tile: (orientation, land mask, offsets of its land vertices, offsets of
-        # its sea vertices, shape) of each of its orientations, so that the placement
-        # search tests every anchor of an orientation at once (``Position._placements``).
-        self.tile_orient_masks: list[
-            tuple[tuple[int, int, tuple[int, ...], tuple[int, ...], int], ...]
-        ] = [
-            tuple(
-                (
-                    oi,
-                    self.orientations[oi].land,
-                    tuple(iter_bits(self.orientations[oi].land)),
-                    tuple(iter_bits(self.orientations[oi].sea)),
-                    self.orientations[oi].shape,
-                )
-                for oi in ois
-            )
+        # Per tile: (orientation, land, sea, shape) of each of its orientations, so
+        # that the placement search reads one tuple instead of an Orientation's fields.
+        self.tile_orient_masks: list[tuple[tuple[int, int, int, int], ...]] = [
+            tuple((oi, o.land, o.sea, o.shape) for oi in ois for o in (self.orientations[oi],))
             for ois in self.orients_of
         ]
-        # Every vertex offset of some orientation (the shifts the search needs).
-        self.terrain_offsets: tuple[int, ...] = tuple(
-            sorted({b for o in self.orientations for b in iter_bits(o.land | o.sea)})
-        )
 
         # Interned place actions, keyed (vehicle, tile, orientation, anchor).
         self.action_cache: dict[tuple[int, int, int, int], Any] = {}

@@ -14,6 +14,7 @@ from erebus.games.northwest.actions import VEHICLES, Action
 from erebus.games.northwest.content import (
     TOKEN_KINDS,
 )
+from erebus.games.northwest.geometry import PlacementEntry
 from erebus.games.northwest.layout import (
     ARROW_NAME,
     CREW_FIELDS,
@@ -75,19 +76,15 @@ class LegalActions(Position):
             if avail >= costs["refresh"] + extra and self._refresh_possible():
                 out.append(_REFRESH[v])
             if avail >= costs["place"] + extra:
-                # _placements(loc) as interned actions, one tuple per reserve tile
-                # kept in the placement cache's entry (the same actions, in order).
+                # _placements(loc) as interned actions: one tuple per (vehicle,
+                # reserve) kept in the placement cache's entry (the same, in order).
                 entry = self._placement_entry_at(loc)
                 if entry is not None:
-                    per_tile, acts = entry[4], entry[5]
-                    for t in self.reserves[seat]:
-                        got = acts.get((v, t))
-                        if got is None:
-                            part = per_tile.get(t)
-                            if part is None:
-                                part = per_tile[t] = self._tile_placements(t, entry)
-                            got = acts[(v, t)] = self._place_actions(v, vname, part)
-                        out += got
+                    key = (v, tuple(self.reserves[seat]))
+                    got = entry[3].get(key)
+                    if got is None:
+                        got = self._place_actions(entry, key)
+                    out += got
             if avail >= costs["move"] + extra:
                 moves = geo.move_actions
                 for dest in self._destinations(v, loc):
@@ -109,19 +106,25 @@ class LegalActions(Position):
         return out
 
     def _place_actions(
-        self, v: int, vname: str, part: tuple[tuple[int, int, int], ...]
+        self, entry: PlacementEntry, key: tuple[int, tuple[int, ...]]
     ) -> tuple[Action, ...]:
-        """The interned place actions of vehicle ``v`` for the placements ``part``
-        (one tile's, :meth:`_tile_placements`)."""
+        """The interned place actions of vehicle ``v`` for the placements of the
+        tiles of ``reserve`` (``key = (v, reserve)``), kept in ``entry``."""
+        v, reserve = key
+        placements = entry[2].get(reserve)
+        if placements is None:
+            placements = self._search_reserve(entry, reserve)
+        vname = VEHICLES[v]
         cache = self._geo.action_cache
         out = []
-        for key in part:
-            vkey = (v, *key)
+        for pk in placements:
+            vkey = (v, *pk)
             act = cache.get(vkey)
             if act is None:
-                act = cache[vkey] = self._place_action(vname, *key)
+                act = cache[vkey] = self._place_action(vname, *pk)
             out.append(act)
-        return tuple(out)
+        got = entry[3][key] = tuple(out)
+        return got
 
     def _place_action(self, vname: str, t: int, oi: int, anchor: int) -> Action:
         geo = self._geo

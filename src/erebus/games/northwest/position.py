@@ -24,7 +24,7 @@ from erebus.games.northwest.content import (
     TOKEN_KINDS,
     Content,
 )
-from erebus.games.northwest.geometry import Geometry, PlacementEntry
+from erebus.games.northwest.geometry import Geometry, PlacementEntry, iter_bits
 from erebus.games.northwest.layout import (
     ARROW_NAME,
     CREW_FIELDS,
@@ -323,30 +323,28 @@ class Position:
         ``loc``), the occupied squares, the fixed land and sea (the sea-route test
         reads only the land) and the reserve; the reserve only says which tiles, in
         which order.  So the geometry keeps, per (squares, occupied, land, sea), the
-        anchors of each shape, the terrain tables of the search and, filled as tiles
-        are asked for, each tile's placements; a call is then a concatenation in
-        reserve order — the same list as one search, since each tile's part is
-        searched in the same order (orientation, then anchor lowest first).  Steps
-        that leave the board as it was (draws, moves, transfers, other seats' turns)
-        find their key.  The cache is emptied whenever it reaches
+        anchors of each shape, each tile's placements found so far and their
+        concatenation per reserve (in reserve order: the same list as one search,
+        since each tile's part is searched in the same order, orientation, then
+        anchor lowest first).  Steps that leave the board as it was (draws, moves,
+        transfers, other seats' turns) find their key; a new key costs about what the
+        plain search did.  The cache is emptied whenever it reaches
         ``PLACEMENT_CACHE_LIMIT`` keys."""
         seat = self.current
         assert seat is not None
         entry = self._placement_entry_at(loc)
         if entry is None:
             return []
-        per_tile = entry[4]
-        out: list[tuple[int, int, int]] = []
-        for t in self.reserves[seat]:
-            part = per_tile.get(t)
-            if part is None:
-                part = per_tile[t] = self._tile_placements(t, entry)
-            out += part
-        return out
+        reserve = tuple(self.reserves[seat])
+        got = entry[2].get(reserve)
+        if got is None:
+            got = self._search_reserve(entry, reserve)
+        return list(got)
 
     def _placement_entry_at(self, loc: int) -> PlacementEntry | None:
         """The cache entry of the current player's placements next to ``loc``
-        (made if new), None when there are none (no reserve, ``loc`` off the board)."""
+        (made if new, its anchors found), None when there are none (no reserve,
+        ``loc`` off the board)."""
         seat = self.current
         assert seat is not None
         if not self.reserves[seat]:
@@ -360,79 +358,61 @@ class Position:
         if entry is None:
             if len(cache) >= PLACEMENT_CACHE_LIMIT:
                 cache.clear()
-            entry = cache[key] = self._placement_entry(near)
+            entry = cache[key] = (self._anchors(near), {}, {}, {})
         return entry
 
-    def _placement_entry(self, near: int) -> PlacementEntry:
-        """A new :data:`~erebus.games.northwest.geometry.PlacementEntry` for tiles
-        placed next to the squares ``near``: per shape (1×1, 2×1, 1×2) the anchors
-        whose tile lies on free squares of the board and covers a free square next
-        to ``near``, and the terrain shifted by each vertex offset (none when no
-        anchor is left)."""
+    def _anchors(self, near: int) -> list[list[int]]:
+        """Per shape (1×1, 2×1, 1×2): the anchors whose tile lies on free squares of
+        the board and covers a free square next to ``near`` (§7.C), lowest first."""
         geo = self._geo
         occ = self.occ
         frontier = geo.dilate(near) & ~occ
         if not frontier:
-            return [0, 0, 0], {}, {}, {}, {}, {}
+            return [[], [], []]
         S = geo.S
         free = geo.squares_mask & ~occ
-        land, sea = self.land, self.sea
-        offsets = geo.terrain_offsets
-        return (
-            [
-                frontier,
-                (frontier | frontier >> 1) & geo.valid_anchor[1] & free & (free >> 1),
-                (frontier | frontier >> S) & geo.valid_anchor[2] & free & (free >> S),
-            ],
-            {b: ~(sea >> b) for b in offsets},
-            {b: ~(land >> b) for b in offsets},
-            {b: land >> b for b in offsets},
-            {},
-            {},
-        )
+        return [
+            iter_bits(frontier),
+            iter_bits((frontier | frontier >> 1) & geo.valid_anchor[1] & free & (free >> 1)),
+            iter_bits((frontier | frontier >> S) & geo.valid_anchor[2] & free & (free >> S)),
+        ]
 
-    def _tile_placements(self, t: int, entry: PlacementEntry) -> tuple[tuple[int, int, int], ...]:
-        """Tile ``t``'s placements at the anchors of ``entry``: every orientation in
-        turn, its anchors lowest first, that matches the fixed terrain and leaves a
-        sea route (§7.C).  All anchors of an orientation are tested against the
-        terrain at once: an anchor survives when no land vertex of the tile falls on
-        fixed sea (``~(sea >> b)`` for each land offset ``b``) and no sea vertex on
-        fixed land; only those whose land is not all fixed already can close the sea
-        route, and only they ask the route cache."""
-        anchors, no_sea, no_land, land_at = entry[0], entry[1], entry[2], entry[3]
+    def _search_reserve(
+        self, entry: PlacementEntry, reserve: tuple[int, ...]
+    ) -> tuple[tuple[int, int, int], ...]:
+        """The placements of the tiles of ``reserve``, in its order, kept in ``entry``;
+        each tile's searched once per entry: every orientation in turn, its anchors
+        lowest first, that matches the fixed terrain and leaves a sea route (§7.C)."""
+        anchor_bits, per_tile = entry[0], entry[1]
         geo = self._geo
-        land = self.land
+        land, sea = self.land, self.sea
         route_cache = geo.route_cache
-        out: list[tuple[int, int, int]] = []
-        for oi, ol, land_offs, sea_offs, shape in geo.tile_orient_masks[t]:
-            cand = anchors[shape]
-            if not cand:
-                continue
-            for b in land_offs:
-                cand &= no_sea[b]
-            for b in sea_offs:
-                cand &= no_land[b]
-            if not cand:
-                continue
-            fixed = cand
-            for b in land_offs:
-                fixed &= land_at[b]
-            while cand:
-                low = cand & -cand
-                a = low.bit_length() - 1
-                cand ^= low
-                if not fixed & low:
-                    new_land = land | ol << a
-                    ok = route_cache.get(new_land)
-                    if ok is None:
-                        ok = geo.sea_route(new_land)
-                        if len(route_cache) >= ROUTE_CACHE_LIMIT:
-                            route_cache.clear()
-                        route_cache[new_land] = ok
-                    if not ok:
-                        continue
-                out.append((t, oi, a))
-        return tuple(out)
+        orient_masks = geo.tile_orient_masks
+        found: list[tuple[int, int, int]] = []
+        for t in reserve:
+            part = per_tile.get(t)
+            if part is None:
+                out: list[tuple[int, int, int]] = []
+                for oi, ol, osea, shape in orient_masks[t]:
+                    for a in anchor_bits[shape]:
+                        tl = ol << a
+                        if tl & sea or (osea << a) & land:
+                            continue
+                        if tl & ~land:
+                            new_land = land | tl
+                            ok = route_cache.get(new_land)
+                            if ok is None:
+                                ok = geo.sea_route(new_land)
+                                if len(route_cache) >= ROUTE_CACHE_LIMIT:
+                                    route_cache.clear()
+                                route_cache[new_land] = ok
+                            if not ok:
+                                continue
+                        out.append((t, oi, a))
+                part = per_tile[t] = tuple(out)
+            found += part
+        got = entry[2][reserve] = tuple(found)
+        return got
 
     def _token_on(self, loc: int) -> tuple[int, int]:
         """(kind, square) of the token on the tile at ``loc``, or (0, -1)."""
