@@ -16,7 +16,7 @@ import random
 
 import pytest
 
-from erebus.games.northwest import new_game, position
+from erebus.games.northwest import legal, new_game, position
 from erebus.games.northwest.actions import Action
 from erebus.games.northwest.encoding import action_space
 from erebus.games.northwest.geometry import iter_bits
@@ -167,5 +167,7 @@ def test_warm_and_cold_lists_agree(players: int) -> None:
 
 def test_a_tiny_cache_gives_the_same_lists(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(position, "PLACEMENT_CACHE_LIMIT", 2)
+    monkeypatch.setattr(position, "RESERVES_PER_KEY", 1)
+    monkeypatch.setattr(legal, "RESERVES_PER_KEY", 1)
     assert _play(3, 11, 1) > 20
     assert _play(4, 12, 1) > 20

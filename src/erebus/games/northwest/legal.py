@@ -27,7 +27,7 @@ from erebus.games.northwest.layout import (
     SLED_AV,
     SLED_REST,
 )
-from erebus.games.northwest.position import Position
+from erebus.games.northwest.position import RESERVES_PER_KEY, Position
 
 # Interned actions: legal_actions() hands out these shared immutable tuples
 # instead of allocating thousands of new ones per call.
@@ -123,7 +123,10 @@ class LegalActions(Position):
             if act is None:
                 act = cache[vkey] = self._place_action(vname, *pk)
             out.append(act)
-        got = entry[3][key] = tuple(out)
+        by_key = entry[3]
+        if len(by_key) >= RESERVES_PER_KEY:
+            by_key.clear()
+        got = by_key[key] = tuple(out)
         return got
 
     def _place_action(self, vname: str, t: int, oi: int, anchor: int) -> Action:

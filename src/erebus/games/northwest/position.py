@@ -44,7 +44,8 @@ from erebus.games.northwest.layout import (
 )
 
 ROUTE_CACHE_LIMIT = 100_000  # sea-route answers kept per content (a pure function of land)
-PLACEMENT_CACHE_LIMIT = 20_000  # placement keys kept per content (see Position._placements)
+PLACEMENT_CACHE_LIMIT = 10_000  # placement keys kept per content (see Position._placements)
+RESERVES_PER_KEY = 32  # reserves (and vehicle, reserve) answers kept per placement key
 
 
 class Position:
@@ -329,7 +330,8 @@ class Position:
         anchor lowest first).  Steps that leave the board as it was (draws, moves,
         transfers, other seats' turns) find their key; a new key costs about what the
         plain search did.  The cache is emptied whenever it reaches
-        ``PLACEMENT_CACHE_LIMIT`` keys."""
+        ``PLACEMENT_CACHE_LIMIT`` keys, an entry's answers per reserve whenever they
+        reach ``RESERVES_PER_KEY``."""
         seat = self.current
         assert seat is not None
         entry = self._placement_entry_at(loc)
@@ -411,7 +413,10 @@ class Position:
                         out.append((t, oi, a))
                 part = per_tile[t] = tuple(out)
             found += part
-        got = entry[2][reserve] = tuple(found)
+        by_reserve = entry[2]
+        if len(by_reserve) >= RESERVES_PER_KEY:
+            by_reserve.clear()
+        got = by_reserve[reserve] = tuple(found)
         return got
 
     def _token_on(self, loc: int) -> tuple[int, int]:
