@@ -58,6 +58,17 @@ def iter_bits(mask: int) -> list[int]:
     return out
 
 
+PlacementEntry = tuple[
+    list[list[int]],
+    dict[int, tuple[tuple[int, int, int], ...]],
+    dict[tuple[int, ...], tuple[tuple[int, int, int], ...]],
+    dict[tuple[int, tuple[int, ...]], tuple[Any, ...]],
+]
+"""A ``Geometry.placement_cache`` value: the anchors of each shape, the placements
+found so far by tile and by reserve (a tuple of tiles, in order), and their
+interned place actions by (vehicle, reserve) (``LegalActions.legal_actions``)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Orientation:
     """A tile turned and flipped, with masks relative to anchor bit 0.
@@ -207,11 +218,27 @@ class Geometry:
                     nb.append((s - S, s, s + 1))
                 self.neighbours[s] = tuple(nb)
 
+        # The same neighbours with the shared edge as one mask, for the move test
+        # (``Position._destinations``): (neighbour square, both edge vertices).
+        self.neighbour_edges: list[tuple[tuple[int, int], ...]] = [
+            tuple((u, 1 << v1 | 1 << v2) for u, v1, v2 in nb) for nb in self.neighbours
+        ]
+        # Per tile: (orientation, land, sea, shape) of each of its orientations, so
+        # that the placement search reads one tuple instead of an Orientation's fields.
+        self.tile_orient_masks: list[tuple[tuple[int, int, int, int], ...]] = [
+            tuple((oi, o.land, o.sea, o.shape) for oi in ois for o in (self.orientations[oi],))
+            for ois in self.orients_of
+        ]
+
         # Interned place actions, keyed (vehicle, tile, orientation, anchor).
         self.action_cache: dict[tuple[int, int, int, int], Any] = {}
         self.move_actions: dict[tuple[int, object], Any] = {}
         # Sea-route answers by fixed-land mask (bounded by the state module).
         self.route_cache: dict[int, bool] = {}
+        # Placements by (squares next to which, occupied, land, sea): the anchors of
+        # each shape and, filled lazily, each tile's placements (bounded and
+        # explained by ``Position._placements``).
+        self.placement_cache: dict[tuple[int, int, int, int], PlacementEntry] = {}
 
         # Anchors where each shape fits inside the board.
         self.valid_anchor = [

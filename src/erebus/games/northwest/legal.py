@@ -14,9 +14,11 @@ from erebus.games.northwest.actions import VEHICLES, Action
 from erebus.games.northwest.content import (
     TOKEN_KINDS,
 )
+from erebus.games.northwest.geometry import PlacementEntry
 from erebus.games.northwest.layout import (
     ARROW_NAME,
     CREW_FIELDS,
+    LOST,
     PLAYER_BOARD,
     SHIP,
     SHIP_AV,
@@ -25,7 +27,7 @@ from erebus.games.northwest.layout import (
     SLED_AV,
     SLED_REST,
 )
-from erebus.games.northwest.position import Position
+from erebus.games.northwest.position import RESERVES_PER_KEY, Position
 
 # Interned actions: legal_actions() hands out these shared immutable tuples
 # instead of allocating thousands of new ones per call.
@@ -66,7 +68,6 @@ class LegalActions(Position):
         extra = geo.content.rules.further_action_surcharge if self.acted else 0
         b = CREW_FIELDS * seat
         out: list[Action] = []
-        placements_at: dict[int, list[tuple[int, int, int]]] = {}
         for v, vname in enumerate(VEHICLES):
             avail = self.crews[b + 2 * v]
             loc = self.loc[2 * seat + v]
@@ -75,16 +76,15 @@ class LegalActions(Position):
             if avail >= costs["refresh"] + extra and self._refresh_possible():
                 out.append(_REFRESH[v])
             if avail >= costs["place"] + extra:
-                pl = placements_at.get(loc)
-                if pl is None:
-                    pl = placements_at[loc] = self._placements(loc)
-                cache = geo.action_cache
-                for key in pl:
-                    vkey = (v, *key)
-                    act = cache.get(vkey)
-                    if act is None:
-                        act = cache[vkey] = self._place_action(vname, *key)
-                    out.append(act)
+                # _placements(loc) as interned actions: one tuple per (vehicle,
+                # reserve) kept in the placement cache's entry (the same, in order).
+                entry = self._placement_entry_at(loc)
+                if entry is not None:
+                    key = (v, tuple(self.reserves[seat]))
+                    got = entry[3].get(key)
+                    if got is None:
+                        got = self._place_actions(entry, key)
+                    out += got
             if avail >= costs["move"] + extra:
                 moves = geo.move_actions
                 for dest in self._destinations(v, loc):
@@ -104,6 +104,30 @@ class LegalActions(Position):
             out.append(_END_TURN)
         out.append(_PASS)
         return out
+
+    def _place_actions(
+        self, entry: PlacementEntry, key: tuple[int, tuple[int, ...]]
+    ) -> tuple[Action, ...]:
+        """The interned place actions of vehicle ``v`` for the placements of the
+        tiles of ``reserve`` (``key = (v, reserve)``), kept in ``entry``."""
+        v, reserve = key
+        placements = entry[2].get(reserve)
+        if placements is None:
+            placements = self._search_reserve(entry, reserve)
+        vname = VEHICLES[v]
+        cache = self._geo.action_cache
+        out = []
+        for pk in placements:
+            vkey = (v, *pk)
+            act = cache.get(vkey)
+            if act is None:
+                act = cache[vkey] = self._place_action(vname, *pk)
+            out.append(act)
+        by_key = entry[3]
+        if len(by_key) >= RESERVES_PER_KEY:
+            by_key.clear()
+        got = by_key[key] = tuple(out)
+        return got
 
     def _place_action(self, vname: str, t: int, oi: int, anchor: int) -> Action:
         geo = self._geo
@@ -134,18 +158,30 @@ class LegalActions(Position):
 
     def _transfer_key(self, seat: int, payer: int) -> tuple[int, int, int, tuple[int, int]] | None:
         """What ``seat``'s transfer options paid by vehicle ``payer`` depend on (the key of
-        :func:`_transfer_list`), None when it has none."""
-        if self._transfer_allowed(seat) is not None:
-            return None
+        :func:`_transfer_list`), None when it has none.
+
+        Asked for both vehicles of every legal list, so the checks of
+        :meth:`_transfer_allowed` and :meth:`cost_of` are written out here (the same
+        tests, without building their messages)."""
+        loc = self.loc
+        sled = loc[2 * seat + SLED]
+        ship = loc[2 * seat + SHIP]
+        sled_off = sled == PLAYER_BOARD
+        if not sled_off and (sled == LOST or sled != ship):
+            return None  # lost, or on another tile than the ship (§7.E)
+        if self.pending >= 0:
+            cost = 0
+        else:
+            rules = self._geo.content.rules
+            cost = rules.action_costs.get("transfer", 0)
+            if self.acted:
+                cost += rules.further_action_surcharge
         b = CREW_FIELDS * seat
         c = self.crews
-        cost = self.cost_of("transfer")
         total_av = c[b + SHIP_AV] + c[b + SLED_AV] - cost
         total_rest = c[b + SHIP_REST] + c[b + SLED_REST] + cost
         cur = (c[b + SLED_AV] - cost * payer, c[b + SLED_REST] + cost * payer)
-        sled_off = self.loc[2 * seat + SLED] == PLAYER_BOARD
-        deployable = not sled_off or self._can_deploy_at(self.loc[2 * seat + SHIP])
-        if not deployable:
+        if sled_off and not self._can_deploy_at(ship):
             return None  # the sled column must stay empty, and it is empty already
         return (payer, total_av, total_rest, cur)
 

@@ -24,7 +24,7 @@ from erebus.games.northwest.content import (
     TOKEN_KINDS,
     Content,
 )
-from erebus.games.northwest.geometry import Geometry, iter_bits
+from erebus.games.northwest.geometry import Geometry, PlacementEntry, iter_bits
 from erebus.games.northwest.layout import (
     ARROW_NAME,
     CREW_FIELDS,
@@ -44,6 +44,8 @@ from erebus.games.northwest.layout import (
 )
 
 ROUTE_CACHE_LIMIT = 100_000  # sea-route answers kept per content (a pure function of land)
+PLACEMENT_CACHE_LIMIT = 10_000  # placement keys kept per content (see Position._placements)
+RESERVES_PER_KEY = 32  # reserves (and vehicle, reserve) answers kept per placement key
 
 
 class Position:
@@ -220,11 +222,11 @@ class Position:
 
     def cost_of(self, kind: str) -> int:
         """Crew the current player pays for an action of ``kind`` now (§6)."""
+        if self.pending >= 0 or kind in FREE_KINDS:
+            return 0
         rules = self._geo.content.rules
         base = rules.action_costs.get(kind, 0)
-        if kind in FREE_KINDS or self.pending >= 0:
-            return 0
-        return base + (rules.further_action_surcharge if self.acted else 0)
+        return base + rules.further_action_surcharge if self.acted else base
 
     # ------------------------------------------------------------- internals
 
@@ -269,90 +271,173 @@ class Position:
         return self._geo.frozen_by_sun[self.sun]
 
     def _destinations(self, vehicle: int, loc: int) -> dict[int, int]:
-        """Locations one move away: destination -> the square of the step (§7.D)."""
+        """Locations one move away: destination -> the square of the step (§7.D).
+
+        Hot (every legal list asks it for both vehicles): the tile's squares come
+        from its orientation's offsets (ascending, as the bits of its square mask),
+        each neighbour's shared edge is one precomputed mask, and a ship on a frozen
+        square skips its neighbours at once (it can leave by none of them)."""
         geo = self._geo
-        frozen = self._frozen()
+        frozen = geo.frozen_by_sun[self.sun]
         out: dict[int, int] = {}
-        if loc in (GREENLAND, NORTHWEST):
-            s = geo.greenland_square if loc == GREENLAND else geo.northwest_square
-            is_frozen = bool(frozen >> s & 1)
-            if is_frozen == (vehicle == SLED):
-                out[self.sq_tile[s]] = s
-            return out
+        gsq, nsq = geo.greenland_square, geo.northwest_square
         if loc < 0:
+            if loc in (GREENLAND, NORTHWEST):
+                s = gsq if loc == GREENLAND else nsq
+                if bool(frozen >> s & 1) == (vehicle == SLED):
+                    out[self.sq_tile[s]] = s
             return out
-        land, sea, sq_tile = self.land, self.sea, self.sq_tile
-        for s in iter_bits(self._tile_squares(loc)):
+        a = self.tile_anchor[loc]
+        if a < 0:
+            return out
+        if loc >= geo.n_tiles:
+            squares: tuple[int, ...] | list[int] = (a,)
+        else:
+            o = self.tile_orient[loc]
+            squares = (a,) if o == JOKER else [a + q for q in geo.orientations[o].squares]
+        sq_tile = self.sq_tile
+        edges = geo.neighbour_edges
+        ship = vehicle == SHIP
+        terrain = self.sea if ship else self.land
+        for s in squares:
             fs = frozen >> s & 1
-            for u, v1, v2 in geo.neighbours[s]:
-                t2 = sq_tile[u]
-                if t2 < 0 or t2 == loc or t2 in out:
-                    continue
-                fu = frozen >> u & 1
-                if vehicle == SHIP:
-                    ok = bool((sea >> v1 & 1 or sea >> v2 & 1) and not fs and not fu)
-                else:
-                    ok = bool(land >> v1 & 1 or land >> v2 & 1 or (fs and fu))
-                if ok:
-                    out[t2] = u
-            for arrow, sq in ((GREENLAND, geo.greenland_square), (NORTHWEST, geo.northwest_square)):
-                if s == sq and (bool(fs) == (vehicle == SLED)):
-                    out[arrow] = s
+            if not (ship and fs):
+                for u, edge in edges[s]:
+                    t2 = sq_tile[u]
+                    if t2 < 0 or t2 == loc or t2 in out:
+                        continue
+                    if ship:
+                        if terrain & edge and not frozen >> u & 1:
+                            out[t2] = u
+                    elif terrain & edge or (fs and frozen >> u & 1):
+                        out[t2] = u
+            if s == gsq and bool(fs) != ship:
+                out[GREENLAND] = s
+            if s == nsq and bool(fs) != ship:
+                out[NORTHWEST] = s
         return out
 
     def _placements(self, loc: int) -> list[tuple[int, int, int]]:
-        """Legal placements next to ``loc``: (tile, orientation, anchor) (§7.C)."""
-        geo = self._geo
+        """Legal placements next to ``loc``: (tile, orientation, anchor) (§7.C).
+
+        They are a pure function of the squares next to which a tile goes (those of
+        ``loc``), the occupied squares, the fixed land and sea (the sea-route test
+        reads only the land) and the reserve; the reserve only says which tiles, in
+        which order.  So the geometry keeps, per (squares, occupied, land, sea), the
+        anchors of each shape, each tile's placements found so far and their
+        concatenation per reserve (in reserve order: the same list as one search,
+        since each tile's part is searched in the same order, orientation, then
+        anchor lowest first).  Steps that leave the board as it was (draws, moves,
+        transfers, other seats' turns) find their key; a new key costs about what the
+        plain search did.  The cache is emptied whenever it reaches
+        ``PLACEMENT_CACHE_LIMIT`` keys, an entry's answers per reserve whenever they
+        reach ``RESERVES_PER_KEY``."""
         seat = self.current
         assert seat is not None
-        near = self._loc_squares(loc)
-        if not near or not self.reserves[seat]:
+        entry = self._placement_entry_at(loc)
+        if entry is None:
             return []
+        reserve = tuple(self.reserves[seat])
+        got = entry[2].get(reserve)
+        if got is None:
+            got = self._search_reserve(entry, reserve)
+        return list(got)
+
+    def _placement_entry_at(self, loc: int) -> PlacementEntry | None:
+        """The cache entry of the current player's placements next to ``loc``
+        (made if new, its anchors found), None when there are none (no reserve,
+        ``loc`` off the board)."""
+        seat = self.current
+        assert seat is not None
+        if not self.reserves[seat]:
+            return None
+        near = self._loc_squares(loc)
+        if not near:
+            return None
+        key = (near, self.occ, self.land, self.sea)
+        cache = self._geo.placement_cache
+        entry = cache.get(key)
+        if entry is None:
+            if len(cache) >= PLACEMENT_CACHE_LIMIT:
+                cache.clear()
+            entry = cache[key] = (self._anchors(near), {}, {}, {})
+        return entry
+
+    def _anchors(self, near: int) -> list[list[int]]:
+        """Per shape (1×1, 2×1, 1×2): the anchors whose tile lies on free squares of
+        the board and covers a free square next to ``near`` (§7.C), lowest first."""
+        geo = self._geo
         occ = self.occ
         frontier = geo.dilate(near) & ~occ
         if not frontier:
-            return []
+            return [[], [], []]
         S = geo.S
         free = geo.squares_mask & ~occ
-        anchors = (
-            frontier,
-            (frontier | frontier >> 1) & geo.valid_anchor[1] & free & (free >> 1),
-            (frontier | frontier >> S) & geo.valid_anchor[2] & free & (free >> S),
-        )
-        anchor_bits = [iter_bits(a) for a in anchors]
+        return [
+            iter_bits(frontier),
+            iter_bits((frontier | frontier >> 1) & geo.valid_anchor[1] & free & (free >> 1)),
+            iter_bits((frontier | frontier >> S) & geo.valid_anchor[2] & free & (free >> S)),
+        ]
+
+    def _search_reserve(
+        self, entry: PlacementEntry, reserve: tuple[int, ...]
+    ) -> tuple[tuple[int, int, int], ...]:
+        """The placements of the tiles of ``reserve``, in its order, kept in ``entry``;
+        each tile's searched once per entry: every orientation in turn, its anchors
+        lowest first, that matches the fixed terrain and leaves a sea route (§7.C)."""
+        anchor_bits, per_tile = entry[0], entry[1]
+        geo = self._geo
         land, sea = self.land, self.sea
         route_cache = geo.route_cache
-        out: list[tuple[int, int, int]] = []
-        orientations = geo.orientations
-        for t in self.reserves[seat]:
-            for oi in geo.orients_of[t]:
-                o = orientations[oi]
-                ol, osea = o.land, o.sea
-                for a in anchor_bits[o.shape]:
-                    tl = ol << a
-                    if tl & sea or (osea << a) & land:
-                        continue
-                    if tl & ~land:
-                        new_land = land | tl
-                        ok = route_cache.get(new_land)
-                        if ok is None:
-                            ok = geo.sea_route(new_land)
-                            if len(route_cache) >= ROUTE_CACHE_LIMIT:
-                                route_cache.clear()
-                            route_cache[new_land] = ok
-                        if not ok:
+        orient_masks = geo.tile_orient_masks
+        found: list[tuple[int, int, int]] = []
+        for t in reserve:
+            part = per_tile.get(t)
+            if part is None:
+                out: list[tuple[int, int, int]] = []
+                for oi, ol, osea, shape in orient_masks[t]:
+                    for a in anchor_bits[shape]:
+                        tl = ol << a
+                        if tl & sea or (osea << a) & land:
                             continue
-                    out.append((t, oi, a))
-        return out
+                        if tl & ~land:
+                            new_land = land | tl
+                            ok = route_cache.get(new_land)
+                            if ok is None:
+                                ok = geo.sea_route(new_land)
+                                if len(route_cache) >= ROUTE_CACHE_LIMIT:
+                                    route_cache.clear()
+                                route_cache[new_land] = ok
+                            if not ok:
+                                continue
+                        out.append((t, oi, a))
+                part = per_tile[t] = tuple(out)
+            found += part
+        by_reserve = entry[2]
+        if len(by_reserve) >= RESERVES_PER_KEY:
+            by_reserve.clear()
+        got = by_reserve[reserve] = tuple(found)
+        return got
 
     def _token_on(self, loc: int) -> tuple[int, int]:
         """(kind, square) of the token on the tile at ``loc``, or (0, -1)."""
         if loc < 0:
             return 0, -1
-        for s in iter_bits(self._tile_squares(loc)):
-            k = self.board_tokens[s]
-            if k:
-                return k, s
+        a = self.tile_anchor[loc]
+        if a < 0:
+            return 0, -1
+        tokens = self.board_tokens
+        k = tokens[a]  # the anchor is the tile's first square (lowest bit)
+        if k:
+            return k, a
+        geo = self._geo
+        if loc < geo.n_tiles:
+            o = self.tile_orient[loc]
+            if o != JOKER:
+                for q in geo.orientations[o].squares[1:]:
+                    k = tokens[a + q]
+                    if k:
+                        return k, a + q
         return 0, -1
 
     def _can_deploy_at(self, ship_loc: int) -> bool:
