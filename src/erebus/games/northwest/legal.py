@@ -18,7 +18,6 @@ from erebus.games.northwest.geometry import PlacementEntry
 from erebus.games.northwest.layout import (
     ARROW_NAME,
     CREW_FIELDS,
-    LOST,
     PLAYER_BOARD,
     SHIP,
     SHIP_AV,
@@ -158,30 +157,17 @@ class LegalActions(Position):
 
     def _transfer_key(self, seat: int, payer: int) -> tuple[int, int, int, tuple[int, int]] | None:
         """What ``seat``'s transfer options paid by vehicle ``payer`` depend on (the key of
-        :func:`_transfer_list`), None when it has none.
-
-        Asked for both vehicles of every legal list, so the checks of
-        :meth:`_transfer_allowed` and :meth:`cost_of` are written out here (the same
-        tests, without building their messages)."""
-        loc = self.loc
-        sled = loc[2 * seat + SLED]
-        ship = loc[2 * seat + SHIP]
-        sled_off = sled == PLAYER_BOARD
-        if not sled_off and (sled == LOST or sled != ship):
-            return None  # lost, or on another tile than the ship (§7.E)
-        if self.pending >= 0:
-            cost = 0
-        else:
-            rules = self._geo.content.rules
-            cost = rules.action_costs.get("transfer", 0)
-            if self.acted:
-                cost += rules.further_action_surcharge
+        :func:`_transfer_list`), None when it has none."""
+        if self._transfer_allowed(seat) is not None:
+            return None
+        cost = self.cost_of("transfer")
         b = CREW_FIELDS * seat
         c = self.crews
         total_av = c[b + SHIP_AV] + c[b + SLED_AV] - cost
         total_rest = c[b + SHIP_REST] + c[b + SLED_REST] + cost
         cur = (c[b + SLED_AV] - cost * payer, c[b + SLED_REST] + cost * payer)
-        if sled_off and not self._can_deploy_at(ship):
+        sled_off = self.loc[2 * seat + SLED] == PLAYER_BOARD
+        if sled_off and not self._can_deploy_at(self.loc[2 * seat + SHIP]):
             return None  # the sled column must stay empty, and it is empty already
         return (payer, total_av, total_rest, cur)
 
