@@ -255,26 +255,6 @@ class ActionSpace:
             code: W * H + ARROW_DESTINATIONS.index(name) for code, name in ARROW_NAME.items()
         }
         self._take_at = {a: TAKE_ACTIONS.index((a.kind, a.token)) for a in _TAKE.values()}
-        # The rules' action costs, read once per content rather than once a step.
-        rules = content.rules
-        costs = rules.action_costs
-        self._surcharge = extra = rules.further_action_surcharge
-        kinds = ("draw", "refresh", "place", "move", "transfer")
-        #: Those costs for a turn's first action and for a further one.
-        self._costs = (
-            tuple(costs[k] for k in kinds),
-            tuple(costs[k] + extra for k in kinds),
-        )
-        #: (vehicle, token kind) -> (the take's crew cost, its index).
-        self._take_of = {
-            (v, kind): (
-                costs[take.kind],
-                self.take_base + v * len(TAKE_ACTIONS) + self._take_at[take],
-            )
-            for v in (0, 1)
-            for kind in range(1, len(TOKEN_KINDS) + 1)
-            for take in (_TAKE[(VEHICLES[v], TOKEN_KINDS[kind - 1])],)
-        }
         self._memo: dict[Action, int] = {}  # fixed indices by value (no placements)
         # Per pair of vehicle squares (``_ref_key``): id(action) -> index, and
         # index -> an action seen with it; ``_alive`` keeps those objects alive.
@@ -527,16 +507,19 @@ class ActionSpace:
             return self._draw_indices(st, st.pending)
         seat = st.current
         assert seat is not None
-        extra = self._surcharge if st.acted else 0
-        c_draw, c_refresh, c_place, c_move, c_transfer = self._costs[1 if st.acted else 0]
+        rules = self._geo.content.rules
+        costs = rules.action_costs
+        extra = rules.further_action_surcharge if st.acted else 0
+        c_draw, c_refresh = costs["draw"] + extra, costs["refresh"] + extra
+        c_place, c_move = costs["place"] + extra, costs["move"] + extra
+        c_transfer = costs["transfer"] + extra
         b = CREW_FIELDS * seat
         refs = self.refs(st)
-        crews, locs = st.crews, st.loc
         out: list[int] = []
         placements_at: dict[int, list[tuple[int, int, int]]] = {}
         for v in (0, 1):
-            avail = crews[b + 2 * v]
-            loc = locs[2 * seat + v]
+            avail = st.crews[b + 2 * v]
+            loc = st.loc[2 * seat + v]
             if avail >= c_draw:
                 out += self._draw_indices(st, v)
             if avail >= c_refresh and st._refresh_possible():
@@ -553,10 +536,9 @@ class ActionSpace:
             if avail >= c_move:
                 base = self.move_base + v * self.move_per
                 W, S = self.W, self._geo.S
-                anchors = st.tile_anchor
                 for dest in st._destinations(v, loc):
                     if dest >= 0:
-                        a = anchors[dest]
+                        a = st.tile_anchor[dest]
                         out.append(base + (a // S) * W + a % S)
                     else:
                         out.append(base + self._arrow_offset[dest])
@@ -569,12 +551,11 @@ class ActionSpace:
                             st._transfers(seat, v), st
                         )
                     out += numbered
-            if loc >= 0:  # (a vehicle off the board stands on no token)
-                kind, _ = st._token_on(loc)
-                if kind:
-                    cost, index = self._take_of[(v, kind)]
-                    if avail >= cost + extra:
-                        out.append(index)
+            kind, _ = st._token_on(loc)
+            if kind:
+                take = _TAKE[(VEHICLES[v], TOKEN_KINDS[kind - 1])]
+                if avail >= costs[take.kind] + extra:
+                    out.append(self.take_base + v * len(TAKE_ACTIONS) + self._take_at[take])
         if st.acted:
             out.append(1)  # end_turn
         out.append(0)  # pass
