@@ -108,7 +108,7 @@ class Analyst(MctsBot):
 
     def _evaluate(self, world: Any, module: GameSpec) -> list[float]:
         self._reply(world, module)  # the hard bot's leaf: after the rivals' replies
-        n = len(world.scores())
+        n = self._seats
         out = [0.0] * n
         if self.own_turn_only:
             out[self._me] = math.tanh(

@@ -79,6 +79,7 @@ class MctsBot:
         self._heuristic: Any = None
         self.last_iterations = 0
         self._me = 0
+        self._seats = 0  # the game's seats, set per choice (a leaf's rewards, the replies)
         self._base = 0.0
         self._root_only: set[Any] | None = None
 
@@ -247,7 +248,7 @@ class MctsBot:
             if world.is_over:
                 break
             world.apply(biased_choice(rng, world.legal_actions(), stop_every=6))
-        n = len(world.scores())
+        n = self._seats
         if self.own_turn_only:
             me = self._me
             value = _terminal(module, world, me) if world.is_over else self._heuristic(world, me)

@@ -505,9 +505,4 @@ class Observer:
         return _packed(vals)
 
 
-def observer() -> Observer:
-    """A new :class:`Observer` (one per game: the environment makes one per reset)."""
-    return Observer()
-
-
-__all__ = ["Observer", "observer"]
+__all__ = ["Observer"]
